@@ -1,0 +1,117 @@
+// Checkpointer: the storage contract of shared/CONTRACT.md.
+//
+// One interface, three backends (MemoryCheckpointer, RocksDbCheckpointer,
+// SqliteCheckpointer), one contract suite (tests/engine/contract_*) that all of
+// them pass. Every method validates its input first: bad input returns
+// InvalidArgument naming the field and writes nothing. A stored record that
+// fails to decode is Corruption naming the key. Every multi-key change is
+// atomic: a failed or interrupted call leaves the store as it was.
+//
+// Thread-safety: every backend is safe to call from many threads at once.
+// Calls on one thread_id are linearizable; a call returns only after its
+// change is visible to every later call (and, with sync writes, durable).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "engine/types.h"
+
+namespace rockpoint {
+
+// Limits enforced by every backend before anything is written.
+struct CheckpointerLimits {
+  // Largest serialized channel value or write, in bytes. Default: 256 MiB.
+  size_t max_value_bytes = size_t{256} << 20;
+  // Largest thread id, namespace, checkpoint id, channel, task id or task
+  // path, in bytes. Default: 16 MiB.
+  size_t max_id_bytes = size_t{16} << 20;
+};
+
+// Iterates tuples newest first. Obtained from Checkpointer::List; owns what
+// it needs (it may hold a storage snapshot), so it stays valid while the
+// Checkpointer lives.
+// REQUIRES: the cursor is destroyed before its Checkpointer.
+class TupleCursor {
+ public:
+  virtual ~TupleCursor() = default;
+  // The next tuple, nullopt at the end, or an error (after which the cursor
+  // is at its end).
+  virtual Result<std::optional<CheckpointTuple>> Next() = 0;
+};
+
+class Checkpointer {
+ public:
+  virtual ~Checkpointer() = default;
+
+  // Stores `checkpoint` as a child of config.checkpoint_id (absent: a root)
+  // in (config.thread_id, config.checkpoint_ns or ""). Values are stored only
+  // for channels named in `new_versions`, one per (thread, ns, channel,
+  // version); a stored value is never replaced. Returns the normalized config
+  // {thread_id, checkpoint_ns, checkpoint.id}.
+  virtual Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                                       const Checkpoint& checkpoint,
+                                       const Metadata& metadata,
+                                       const ChannelVersions& new_versions) = 0;
+
+  // Stores pending writes of `task_id` on config's checkpoint.
+  // REQUIRES config.thread_id and config.checkpoint_id.
+  // A regular write whose (task_path, task_id, idx) exists is ignored; a
+  // special-channel write (see SpecialWriteIndex) replaces.
+  virtual Status PutWrites(const CheckpointConfig& config,
+                           const std::vector<ChannelWrite>& writes,
+                           std::string_view task_id,
+                           std::string_view task_path = "") = 0;
+
+  // The checkpoint config.checkpoint_id of (thread, ns), or the latest one
+  // when no id is given. nullopt when there is none or thread_id is missing.
+  virtual Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config) = 0;
+
+  // Tuples matching `options`, newest (greatest checkpoint_id) first.
+  virtual Result<std::unique_ptr<TupleCursor>> List(
+      const ListOptions& options) = 0;
+
+  // Removes everything of `thread_id` in every namespace. Unknown: no-op.
+  virtual Status DeleteThread(std::string_view thread_id) = 0;
+
+  // Deletes every checkpoint whose metadata.run_id is in `run_ids`, keeping
+  // out of sight whatever surviving checkpoints' delta histories still need.
+  virtual Status DeleteForRuns(const std::vector<std::string>& run_ids) = 0;
+
+  // Copies every checkpoint, value and write of `source` to `target`.
+  virtual Status CopyThread(std::string_view source,
+                            std::string_view target) = 0;
+
+  // Per (thread, ns): keep the newest `keep_last` checkpoints (and what their
+  // delta histories need), or delete everything.
+  // REQUIRES: keep_last >= 1 for kKeepLatest.
+  virtual Status Prune(const std::vector<std::string>& thread_ids,
+                       PruneStrategy strategy, size_t keep_last = 1) = 0;
+
+  // For each channel: the writes since the nearest ancestor that stores a
+  // value for it (the seed), walking parent links from config's checkpoint's
+  // parent. See CONTRACT.md.
+  virtual Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) = 0;
+
+  // Threads with their namespaces, counts and latest timestamps, paged.
+  virtual Result<ThreadPage> ListThreads(const ListThreadsOptions& options) = 0;
+
+  // Convenience: all tuples of List(options), materialized.
+  Result<std::vector<CheckpointTuple>> ListAll(const ListOptions& options);
+};
+
+// The version after `current`: none -> 1, int n -> n + 1, a string
+// "<counter>.<suffix>" -> the runtime's format "<32-digit zero-padded
+// counter+1>.<16 random digits>". InvalidArgument for a string whose counter
+// is not a decimal number.
+Result<ChannelVersion> GetNextVersion(
+    const std::optional<ChannelVersion>& current);
+
+}  // namespace rockpoint

@@ -1,0 +1,56 @@
+// MemoryCheckpointer: the reference backend. Keeps everything in process
+// memory behind one mutex; nothing survives the process. It is the executable
+// reading of CONTRACT.md that the other backends are compared with, so it
+// favours plainness over speed (the delta walk follows parent links one
+// lookup at a time).
+//
+// Thread-safety: safe to call from many threads.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "engine/checkpointer.h"
+
+namespace rockpoint {
+
+class MemoryCheckpointer final : public Checkpointer {
+ public:
+  explicit MemoryCheckpointer(CheckpointerLimits limits = {});
+  ~MemoryCheckpointer() override;
+
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions) override;
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id,
+                   std::string_view task_path = "") override;
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> List(
+      const ListOptions& options) override;
+  Status DeleteThread(std::string_view thread_id) override;
+  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status CopyThread(std::string_view source, std::string_view target) override;
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last = 1) override;
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+
+ private:
+  struct State;
+  const CheckpointerLimits limits_;
+  std::mutex mu_;
+  std::unique_ptr<State> state_;  // GUARDED_BY(mu_)
+};
+
+}  // namespace rockpoint

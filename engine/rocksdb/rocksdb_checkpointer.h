@@ -1,0 +1,101 @@
+// RocksDbCheckpointer: the product backend, one RocksDB database per store.
+//
+// Layout (DESIGN.md): column families `checkpoints`, `blobs`, `writes`,
+// `index`, `meta`, keys encoded with keys/ tuples, values with serde/records.
+// Every Put and PutWrites is one atomic WriteBatch; with sync_writes the call
+// returns only after the WAL is on disk. No RocksDB type appears here.
+//
+// Thread-safety: safe to call from many threads. A store directory is opened
+// by one process at a time; a second Open gets Busy ("store is locked").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "engine/checkpointer.h"
+
+namespace rockpoint {
+
+struct RocksDbOptions {
+  // Directory of the store. Required.
+  std::string path;
+  // Create the store if it does not exist. Default: true.
+  bool create_if_missing = true;
+  // fsync the WAL before a write call returns. Concurrent writers share
+  // fsyncs (group commit). Default: true.
+  bool sync_writes = true;
+  // Open without taking the lock; every write returns InvalidArgument.
+  // Default: false.
+  bool read_only = false;
+  // Values of at least this many bytes go to RocksDB blob files (0: never).
+  // Default: 64 KiB.
+  uint64_t blob_file_min_bytes = uint64_t{64} << 10;
+  // Shared block cache for all column families. Default: 64 MiB.
+  uint64_t block_cache_bytes = uint64_t{64} << 20;
+  // Input limits. Default: CheckpointerLimits{}.
+  CheckpointerLimits limits;
+};
+
+// Per column family figures for `rockpoint stats`.
+struct ColumnFamilyStats {
+  std::string name;
+  uint64_t live_sst_bytes = 0;
+  uint64_t blob_file_bytes = 0;
+  uint64_t estimated_keys = 0;
+};
+
+struct StoreStats {
+  std::vector<ColumnFamilyStats> column_families;
+  uint64_t total_disk_bytes = 0;  // all files in the store directory.
+  uint64_t bytes_written = 0;     // user bytes handed to RocksDB since open.
+  uint64_t compaction_bytes_written = 0;
+};
+
+class RocksDbCheckpointer final : public Checkpointer {
+ public:
+  // The store format version this build writes and reads. Persisted in
+  // `meta`; a store with a greater version is refused.
+  static constexpr int64_t kFormatVersion = 1;
+
+  // Opens (or creates) the store. Busy if another process holds it,
+  // InvalidArgument for a missing path or a newer format, IOError otherwise.
+  static Result<std::unique_ptr<RocksDbCheckpointer>> Open(
+      const RocksDbOptions& options);
+  ~RocksDbCheckpointer() override;
+
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions) override;
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id,
+                   std::string_view task_path = "") override;
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> List(
+      const ListOptions& options) override;
+  Status DeleteThread(std::string_view thread_id) override;
+  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status CopyThread(std::string_view source, std::string_view target) override;
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last = 1) override;
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+
+  // Flushes memtables and compacts every column family.
+  Status Compact();
+  Result<StoreStats> Stats();
+
+  class Impl;  // rocksdb/*.cpp only.
+  Impl* impl() { return impl_.get(); }
+
+ private:
+  explicit RocksDbCheckpointer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rockpoint

@@ -1,0 +1,52 @@
+// Input validation and small rules shared by every backend, so that all of
+// them reject the same input with the same message and order writes the same
+// way.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "engine/checkpointer.h"
+#include "engine/types.h"
+
+namespace rockpoint {
+
+// Checks a put: thread_id present; checkpoint.id non-empty; metadata a map;
+// every id, channel and version within limits; every value within limits;
+// checkpoint.id != parent id. InvalidArgument names the field, e.g.
+// "config.thread_id is missing", "metadata must be a map, got string".
+Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
+                   const Metadata& metadata,
+                   const ChannelVersions& new_versions,
+                   const CheckpointerLimits& limits);
+
+// Checks a put_writes: thread_id and checkpoint_id present, task_id and
+// channels within limits, values within limits.
+Status ValidatePutWrites(const CheckpointConfig& config,
+                         const std::vector<ChannelWrite>& writes,
+                         std::string_view task_id, std::string_view task_path,
+                         const CheckpointerLimits& limits);
+
+// Checks list options: filter is a map; before, if given, has a checkpoint_id.
+Status ValidateListOptions(const ListOptions& options);
+
+// True if every top-level key of `filter` (a map) is in `metadata` with an
+// equal value. An empty filter matches everything.
+bool MetadataMatches(const Metadata& metadata, const Value& filter);
+
+// The stored index of the write at `position` in a put_writes call: the
+// channel's special index if it has one, else `position`.
+int64_t WriteIndex(std::string_view channel, size_t position);
+
+// config.checkpoint_ns, or "" when absent.
+inline std::string_view NamespaceOf(const CheckpointConfig& config) {
+  return config.checkpoint_ns ? std::string_view(*config.checkpoint_ns)
+                              : std::string_view();
+}
+
+// The metadata "run_id" as a string, or "" if absent or not a string.
+std::string RunIdOf(const Metadata& metadata);
+
+}  // namespace rockpoint

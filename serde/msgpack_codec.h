@@ -1,0 +1,30 @@
+// Value <-> msgpack bytes.
+//
+// Encoding is canonical: maps are written in key order, integers in the
+// smallest msgpack form, so equal Values encode to equal bytes. Decoding is
+// strict: the input must be exactly one well-formed msgpack object whose map
+// keys are strings, nested at most kMaxDepth deep; anything else (truncated,
+// trailing bytes, unknown type byte, non-string key, oversize length) is
+// Corruption. Decoding never yields a partial value.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "serde/value.h"
+
+namespace rockpoint::serde {
+
+inline constexpr int kMaxDepth = 256;
+
+std::string EncodeMsgpack(const Value& value);
+void AppendMsgpack(const Value& value, std::string* out);
+Result<Value> DecodeMsgpack(std::string_view bytes);
+
+// TypedValue helpers for rockpoint's own serializer (type "msgpack").
+inline constexpr std::string_view kMsgpackType = "msgpack";
+
+}  // namespace rockpoint::serde
