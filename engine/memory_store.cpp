@@ -1,0 +1,166 @@
+// Reading and delta-history walking over one (thread, namespace) of the
+// memory backend, plus retention. Plain loops, one lookup per ancestor: this
+// is the reference the other backends are compared with.
+#include "engine/memory_store.h"
+
+namespace rockpoint::memory {
+
+std::optional<TypedValue> ReadValue(const Namespace& ns,
+                                    const std::string& channel,
+                                    const ChannelVersion& version) {
+  auto it = ns.blobs.find(BlobKey{channel, version});
+  if (it == ns.blobs.end() || it->second.empty) return std::nullopt;
+  return it->second.value;
+}
+
+bool StoresValue(const Namespace& ns, const StoredCheckpoint& cp,
+                 const std::string& channel) {
+  if (!cp.stored_channels.count(channel)) return false;
+  auto version = cp.checkpoint.channel_versions.find(channel);
+  if (version == cp.checkpoint.channel_versions.end()) return false;
+  return ReadValue(ns, channel, version->second).has_value();
+}
+
+namespace {
+
+std::vector<PendingWrite> PendingWritesOf(const Namespace& ns,
+                                          const std::string& id) {
+  std::vector<PendingWrite> out;
+  auto it = ns.writes.find(id);
+  if (it == ns.writes.end()) return out;
+  for (const auto& [key, write] : it->second) {
+    out.push_back(PendingWrite{std::get<1>(key), write.channel, write.value,
+                               std::get<0>(key), std::get<2>(key), id});
+  }
+  return out;
+}
+
+// Channels of `cp` whose own read yields no value.
+std::set<std::string> UnresolvedChannels(const Namespace& ns,
+                                         const StoredCheckpoint& cp) {
+  std::set<std::string> open;
+  for (const auto& [channel, version] : cp.checkpoint.channel_versions) {
+    if (!ReadValue(ns, channel, version)) open.insert(channel);
+  }
+  return open;
+}
+
+}  // namespace
+
+CheckpointTuple BuildTuple(const std::string& thread_id,
+                           const std::string& checkpoint_ns,
+                           const Namespace& ns, const std::string& id) {
+  const StoredCheckpoint& stored = ns.checkpoints.at(id);
+  CheckpointTuple tuple;
+  tuple.config = CheckpointConfig{thread_id, checkpoint_ns, id};
+  tuple.checkpoint = stored.checkpoint;
+  for (const auto& [channel, version] : stored.checkpoint.channel_versions) {
+    if (auto value = ReadValue(ns, channel, version)) {
+      tuple.checkpoint.channel_values.emplace(channel, std::move(*value));
+    }
+  }
+  tuple.metadata = stored.metadata;
+  if (stored.parent_id) {
+    tuple.parent_config =
+        CheckpointConfig{thread_id, checkpoint_ns, *stored.parent_id};
+  }
+  tuple.pending_writes = PendingWritesOf(ns, id);
+  return tuple;
+}
+
+std::optional<std::string> LatestVisibleId(const Namespace& ns) {
+  for (auto it = ns.checkpoints.rbegin(); it != ns.checkpoints.rend(); ++it) {
+    if (!it->second.hidden) return it->first;
+  }
+  return std::nullopt;
+}
+
+DeltaHistory DeltaHistoryOf(const Namespace& ns, const std::string& target,
+                            const std::vector<std::string>& channels) {
+  DeltaHistory history;
+  std::set<std::string> open;
+  // Per channel, the writes of each visited ancestor, newest ancestor first.
+  std::map<std::string, std::vector<std::vector<PendingWrite>>> chunks;
+  for (const std::string& channel : channels) {
+    history[channel];
+    open.insert(channel);
+  }
+  std::set<std::string> visited;
+  std::optional<std::string> current = ns.checkpoints.at(target).parent_id;
+  while (current && !open.empty() && visited.insert(*current).second) {
+    auto it = ns.checkpoints.find(*current);
+    if (it == ns.checkpoints.end()) break;
+    std::map<std::string, std::vector<PendingWrite>> taken;
+    for (PendingWrite& write : PendingWritesOf(ns, it->first)) {
+      if (open.count(write.channel)) {
+        taken[write.channel].push_back(std::move(write));
+      }
+    }
+    for (auto& [channel, writes] : taken) {
+      chunks[channel].push_back(std::move(writes));
+    }
+    for (auto channel = open.begin(); channel != open.end();) {
+      if (StoresValue(ns, it->second, *channel)) {
+        const ChannelVersion& version =
+            it->second.checkpoint.channel_versions.at(*channel);
+        history[*channel].seed = ReadValue(ns, *channel, version);
+        channel = open.erase(channel);
+      } else {
+        ++channel;
+      }
+    }
+    current = it->second.parent_id;
+  }
+  for (auto& [channel, per_ancestor] : chunks) {
+    std::vector<PendingWrite>& writes = history[channel].writes;
+    for (auto chunk = per_ancestor.rbegin(); chunk != per_ancestor.rend();
+         ++chunk) {
+      for (PendingWrite& write : *chunk) writes.push_back(std::move(write));
+    }
+  }
+  return history;
+}
+
+void Retain(Namespace& ns, const std::set<std::string>& visible) {
+  std::set<std::string> needed;
+  for (const std::string& id : visible) {
+    auto kept = ns.checkpoints.find(id);
+    if (kept == ns.checkpoints.end()) continue;
+    std::set<std::string> open = UnresolvedChannels(ns, kept->second);
+    std::set<std::string> visited;
+    std::optional<std::string> current = kept->second.parent_id;
+    while (current && !open.empty() && visited.insert(*current).second) {
+      auto it = ns.checkpoints.find(*current);
+      if (it == ns.checkpoints.end()) break;
+      needed.insert(it->first);
+      for (auto channel = open.begin(); channel != open.end();) {
+        channel = StoresValue(ns, it->second, *channel) ? open.erase(channel)
+                                                        : std::next(channel);
+      }
+      current = it->second.parent_id;
+    }
+  }
+  for (auto it = ns.checkpoints.begin(); it != ns.checkpoints.end();) {
+    if (visible.count(it->first)) {
+      it->second.hidden = false;
+      ++it;
+    } else if (needed.count(it->first)) {
+      it->second.hidden = true;
+      ++it;
+    } else {
+      ns.writes.erase(it->first);
+      it = ns.checkpoints.erase(it);
+    }
+  }
+  std::set<BlobKey> referenced;
+  for (const auto& [id, cp] : ns.checkpoints) {
+    for (const auto& [channel, version] : cp.checkpoint.channel_versions) {
+      referenced.insert(BlobKey{channel, version});
+    }
+  }
+  for (auto it = ns.blobs.begin(); it != ns.blobs.end();) {
+    it = referenced.count(it->first) ? std::next(it) : ns.blobs.erase(it);
+  }
+}
+
+}  // namespace rockpoint::memory

@@ -1,0 +1,227 @@
+// Shared input checks (engine/validation.h). Every message names the field
+// that is wrong; names and ids in messages are quoted and shortened so that a
+// 1 MB or binary id never floods a log.
+#include "engine/validation.h"
+
+#include <cstdio>
+#include <variant>
+
+namespace rockpoint {
+namespace {
+
+constexpr size_t kMaxQuotedBytes = 64;
+
+// 'name' with non-printable bytes as \xNN, cut after kMaxQuotedBytes.
+std::string Quote(std::string_view name) {
+  std::string out = "'";
+  for (size_t i = 0; i < name.size() && i < kMaxQuotedBytes; ++i) {
+    unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    }
+  }
+  if (name.size() > kMaxQuotedBytes) out += "...";
+  out += "'";
+  return out;
+}
+
+// Kind names as the messages spell them.
+const char* KindNameOf(const Value& value) {
+  switch (value.kind()) {
+    case Value::Kind::kNull:
+      return "null";
+    case Value::Kind::kBool:
+      return "bool";
+    case Value::Kind::kInt:
+      return "int";
+    case Value::Kind::kDouble:
+      return "double";
+    case Value::Kind::kString:
+      return "string";
+    case Value::Kind::kBytes:
+      return "bytes";
+    case Value::Kind::kArray:
+      return "array";
+    case Value::Kind::kMap:
+      return "map";
+    case Value::Kind::kExt:
+      return "ext";
+  }
+  return "unknown";
+}
+
+Status CheckId(std::string_view field, std::string_view id,
+               const CheckpointerLimits& limits) {
+  if (id.size() <= limits.max_id_bytes) return Status::OK();
+  return Status::InvalidArgument(
+      std::string(field) + " is " + std::to_string(id.size()) +
+      " bytes, over the limit of " + std::to_string(limits.max_id_bytes) +
+      " (CheckpointerLimits::max_id_bytes)");
+}
+
+Status CheckChannelName(std::string_view where, std::string_view channel,
+                        const CheckpointerLimits& limits) {
+  return CheckId(std::string("channel name in ") + std::string(where) + " " +
+                     Quote(channel),
+                 channel, limits);
+}
+
+Status CheckVersion(std::string_view where, std::string_view channel,
+                    const ChannelVersion& version,
+                    const CheckpointerLimits& limits) {
+  const auto* text = std::get_if<std::string>(&version);
+  if (text == nullptr) return Status::OK();
+  return CheckId(std::string(where) + " version of channel " + Quote(channel),
+                 *text, limits);
+}
+
+Status CheckValue(const std::string& what, const TypedValue& value,
+                  const CheckpointerLimits& limits) {
+  size_t size = value.bytes.size();
+  if (size <= limits.max_value_bytes) return Status::OK();
+  return Status::InvalidArgument(what + " is " + std::to_string(size) +
+                                 " bytes, over the limit of " +
+                                 std::to_string(limits.max_value_bytes) +
+                                 " (CheckpointerLimits::max_value_bytes)");
+}
+
+Status CheckVersions(std::string_view where, const ChannelVersions& versions,
+                     const CheckpointerLimits& limits) {
+  for (const auto& [channel, version] : versions) {
+    RP_RETURN_IF_ERROR(CheckChannelName(where, channel, limits));
+    RP_RETURN_IF_ERROR(CheckVersion(where, channel, version, limits));
+  }
+  return Status::OK();
+}
+
+Status CheckConfigIds(const CheckpointConfig& config,
+                      const CheckpointerLimits& limits) {
+  RP_RETURN_IF_ERROR(CheckId("config.thread_id", *config.thread_id, limits));
+  if (config.checkpoint_ns) {
+    RP_RETURN_IF_ERROR(
+        CheckId("config.checkpoint_ns", *config.checkpoint_ns, limits));
+  }
+  if (config.checkpoint_id) {
+    RP_RETURN_IF_ERROR(
+        CheckId("config.checkpoint_id", *config.checkpoint_id, limits));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
+                   const Metadata& metadata,
+                   const ChannelVersions& new_versions,
+                   const CheckpointerLimits& limits) {
+  if (!config.thread_id) {
+    return Status::InvalidArgument("config.thread_id is missing");
+  }
+  if (checkpoint.id.empty()) {
+    return Status::InvalidArgument("checkpoint.id is empty");
+  }
+  if (!metadata.is_map()) {
+    return Status::InvalidArgument(std::string("metadata must be a map, got ") +
+                                   KindNameOf(metadata));
+  }
+  RP_RETURN_IF_ERROR(CheckConfigIds(config, limits));
+  RP_RETURN_IF_ERROR(CheckId("checkpoint.id", checkpoint.id, limits));
+  if (config.checkpoint_id && *config.checkpoint_id == checkpoint.id) {
+    return Status::InvalidArgument(
+        "checkpoint.id equals config.checkpoint_id (the parent): a "
+        "checkpoint cannot be its own parent");
+  }
+  RP_RETURN_IF_ERROR(CheckVersions("checkpoint.channel_versions",
+                                   checkpoint.channel_versions, limits));
+  RP_RETURN_IF_ERROR(CheckVersions("new_versions", new_versions, limits));
+  for (const auto& [node, seen] : checkpoint.versions_seen) {
+    RP_RETURN_IF_ERROR(CheckId(
+        "node name in checkpoint.versions_seen " + Quote(node), node, limits));
+    RP_RETURN_IF_ERROR(CheckVersions("checkpoint.versions_seen", seen, limits));
+  }
+  for (const auto& [channel, value] : checkpoint.channel_values) {
+    RP_RETURN_IF_ERROR(
+        CheckChannelName("checkpoint.channel_values", channel, limits));
+    RP_RETURN_IF_ERROR(
+        CheckValue("value of channel " + Quote(channel), value, limits));
+  }
+  if (checkpoint.pending_sends) {
+    for (size_t i = 0; i < checkpoint.pending_sends->size(); ++i) {
+      RP_RETURN_IF_ERROR(
+          CheckValue("checkpoint.pending_sends[" + std::to_string(i) + "]",
+                     (*checkpoint.pending_sends)[i], limits));
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidatePutWrites(const CheckpointConfig& config,
+                         const std::vector<ChannelWrite>& writes,
+                         std::string_view task_id, std::string_view task_path,
+                         const CheckpointerLimits& limits) {
+  if (!config.thread_id) {
+    return Status::InvalidArgument("config.thread_id is missing");
+  }
+  if (!config.checkpoint_id) {
+    return Status::InvalidArgument(
+        "config.checkpoint_id is missing (put_writes needs the checkpoint the "
+        "writes belong to)");
+  }
+  RP_RETURN_IF_ERROR(CheckConfigIds(config, limits));
+  RP_RETURN_IF_ERROR(CheckId("task_id", task_id, limits));
+  RP_RETURN_IF_ERROR(CheckId("task_path", task_path, limits));
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const ChannelWrite& write = writes[i];
+    std::string what = "writes[" + std::to_string(i) + "]";
+    RP_RETURN_IF_ERROR(
+        CheckId("channel name of " + what, write.channel, limits));
+    RP_RETURN_IF_ERROR(CheckValue(
+        "value of " + what + " (channel " + Quote(write.channel) + ")",
+        write.value, limits));
+  }
+  return Status::OK();
+}
+
+Status ValidateListOptions(const ListOptions& options) {
+  if (!options.filter.is_map()) {
+    return Status::InvalidArgument(std::string("filter must be a map, got ") +
+                                   KindNameOf(options.filter));
+  }
+  if (options.before && !options.before->checkpoint_id) {
+    return Status::InvalidArgument("before.checkpoint_id is missing");
+  }
+  return Status::OK();
+}
+
+bool MetadataMatches(const Metadata& metadata, const Value& filter) {
+  if (!filter.is_map()) return false;
+  const Value::Map& wanted = filter.as_map();
+  if (wanted.empty()) return true;
+  if (!metadata.is_map()) return false;
+  const Value::Map& have = metadata.as_map();
+  for (const auto& [key, value] : wanted) {
+    auto it = have.find(key);
+    if (it == have.end() || !(it->second == value)) return false;
+  }
+  return true;
+}
+
+int64_t WriteIndex(std::string_view channel, size_t position) {
+  if (std::optional<int64_t> special = SpecialWriteIndex(channel)) {
+    return *special;
+  }
+  return static_cast<int64_t>(position);
+}
+
+std::string RunIdOf(const Metadata& metadata) {
+  if (!metadata.is_map()) return "";
+  auto it = metadata.as_map().find("run_id");
+  if (it == metadata.as_map().end() || !it->second.is_string()) return "";
+  return it->second.as_string();
+}
+
+}  // namespace rockpoint
