@@ -1,0 +1,94 @@
+// SqliteCheckpointer: opens the connection and forwards every call to Impl
+// under its mutex (see sqlite_impl.h for why one guarded connection).
+#include "engine/sqlite/sqlite_checkpointer.h"
+
+#include <mutex>
+
+#include "engine/sqlite/sqlite_impl.h"
+#include "engine/validation.h"
+
+namespace rockpoint {
+
+Result<std::unique_ptr<SqliteCheckpointer>> SqliteCheckpointer::Open(
+    const SqliteOptions& options) {
+  if (options.path.empty()) {
+    return Status::InvalidArgument("options.path is empty");
+  }
+  RP_ASSIGN_OR_RETURN(
+      std::unique_ptr<sqlite_internal::Database> db,
+      sqlite_internal::Database::Open(options.path, options.create_if_missing));
+  auto impl = std::make_unique<Impl>(options, std::move(db));
+  RP_RETURN_IF_ERROR(impl->Initialize());
+  return std::unique_ptr<SqliteCheckpointer>(
+      new SqliteCheckpointer(std::move(impl)));
+}
+
+SqliteCheckpointer::SqliteCheckpointer(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+SqliteCheckpointer::~SqliteCheckpointer() = default;
+
+Result<CheckpointConfig> SqliteCheckpointer::Put(
+    const CheckpointConfig& config, const Checkpoint& checkpoint,
+    const Metadata& metadata, const ChannelVersions& new_versions) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->Put(config, checkpoint, metadata, new_versions);
+}
+
+Status SqliteCheckpointer::PutWrites(const CheckpointConfig& config,
+                                     const std::vector<ChannelWrite>& writes,
+                                     std::string_view task_id,
+                                     std::string_view task_path) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->PutWrites(config, writes, task_id, task_path);
+}
+
+Result<std::optional<CheckpointTuple>> SqliteCheckpointer::GetTuple(
+    const CheckpointConfig& config) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->GetTuple(config);
+}
+
+Result<std::unique_ptr<TupleCursor>> SqliteCheckpointer::List(
+    const ListOptions& options) {
+  RP_RETURN_IF_ERROR(ValidateListOptions(options));
+  // The cursor locks the mutex itself, once per page.
+  return MakeSqliteListCursor(impl_.get(), options);
+}
+
+Status SqliteCheckpointer::DeleteThread(std::string_view thread_id) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->DeleteThread(thread_id);
+}
+
+Status SqliteCheckpointer::DeleteForRuns(
+    const std::vector<std::string>& run_ids) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->DeleteForRuns(run_ids);
+}
+
+Status SqliteCheckpointer::CopyThread(std::string_view source,
+                                      std::string_view target) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->CopyThread(source, target);
+}
+
+Status SqliteCheckpointer::Prune(const std::vector<std::string>& thread_ids,
+                                 PruneStrategy strategy, size_t keep_last) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->Prune(thread_ids, strategy, keep_last);
+}
+
+Result<DeltaHistory> SqliteCheckpointer::GetDeltaChannelHistory(
+    const CheckpointConfig& config, const std::vector<std::string>& channels) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->GetDeltaChannelHistory(config, channels);
+}
+
+Result<ThreadPage> SqliteCheckpointer::ListThreads(
+    const ListThreadsOptions& options) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->ListThreads(options);
+}
+
+}  // namespace rockpoint

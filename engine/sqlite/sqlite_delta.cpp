@@ -1,0 +1,125 @@
+// get_delta_channel_history in two queries plus one blob read per seed:
+//   1. one recursive CTE that walks parent links from the target, streamed
+//      row by row (SQLite runs it as a co-routine) and abandoned as soon as
+//      every channel has its seed;
+//   2. the same walk bounded to the visited depth, joined with
+//      checkpoint_writes, oldest ancestor first.
+#include <map>
+#include <set>
+#include <string>
+
+#include "engine/sqlite/sqlite_impl.h"
+#include "engine/validation.h"
+
+namespace rockpoint {
+namespace {
+
+using sqlite_internal::Statement;
+using sqlite_internal::Transaction;
+
+using sqlite_queries::kChainWrites;
+using sqlite_queries::kWalkAncestors;
+
+constexpr const char* kSelectBlob =
+    "SELECT type, blob FROM checkpoint_blobs WHERE thread_id = ?1 AND "
+    "checkpoint_ns = ?2 AND channel = ?3 AND version = ?4";
+
+// An ancestor on the walk and the channels still open when it was reached
+// (its writes to those count).
+struct Visited {
+  std::string checkpoint_id;
+  std::set<std::string> open;
+};
+
+}  // namespace
+
+Result<DeltaHistory> SqliteCheckpointer::Impl::GetDeltaChannelHistory(
+    const CheckpointConfig& config, const std::vector<std::string>& channels) {
+  if (!config.thread_id) {
+    return Status::InvalidArgument("config.thread_id is missing");
+  }
+  DeltaHistory history;
+  if (channels.empty()) return history;
+  for (const std::string& channel : channels) history[channel];
+  const std::string& thread_id = *config.thread_id;
+  const std::string_view ns = NamespaceOf(config);
+
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(db()));
+  // The target must be visible, like get_tuple's.
+  RP_ASSIGN_OR_RETURN(std::optional<SqliteCheckpointRow> target,
+                      FindVisibleRow(thread_id, ns, config.checkpoint_id));
+  if (!target) {
+    return Status::NotFound(
+        config.checkpoint_id
+            ? "checkpoint given by config.checkpoint_id does not exist"
+            : "the thread and namespace of config have no checkpoint");
+  }
+  const std::string target_id = std::move(target->checkpoint_id);
+
+  std::set<std::string> open(channels.begin(), channels.end());
+  std::vector<Visited> visited;  // visited[d - 1] is at depth d.
+  std::set<std::string> seen_ids = {target_id};
+  {
+    RP_ASSIGN_OR_RETURN(Statement walk, db()->Prepare(kWalkAncestors));
+    walk.BindBytes(1, thread_id);
+    walk.BindBytes(2, ns);
+    walk.BindBytes(3, target_id);
+    while (!open.empty()) {
+      RP_ASSIGN_OR_RETURN(bool row, walk.Step());
+      if (!row) break;
+      if (walk.ColumnInt(0) == 0) continue;  // the target's writes are next.
+      std::string id = walk.ColumnString(1);
+      if (!seen_ids.insert(id).second) break;  // a parent cycle.
+      Result<serde::CheckpointHeader> header =
+          serde::DecodeCheckpointHeader(walk.ColumnView(2));
+      if (!header.ok()) {
+        return Status::Corruption(
+            CheckpointRowName(thread_id, ns, id) +
+            ": checkpoint does not decode: " + header.status().message());
+      }
+      visited.push_back(Visited{id, open});
+      for (const std::string& channel : header->stored_channels) {
+        if (open.count(channel) == 0) continue;
+        auto version = header->channel_versions.find(channel);
+        if (version == header->channel_versions.end()) continue;
+        RP_ASSIGN_OR_RETURN(Statement blob, db()->Prepare(kSelectBlob));
+        blob.BindBytes(1, thread_id);
+        blob.BindBytes(2, ns);
+        blob.BindBytes(3, channel);
+        blob.BindVersion(4, version->second);
+        RP_ASSIGN_OR_RETURN(bool found, blob.Step());
+        if (!found || blob.IsNull(0)) continue;  // absent or "empty".
+        history[channel].seed =
+            TypedValue{blob.ColumnString(0), blob.ColumnString(1)};
+        open.erase(channel);
+      }
+    }
+  }
+  if (visited.empty()) return history;
+
+  RP_ASSIGN_OR_RETURN(Statement writes, db()->Prepare(kChainWrites));
+  writes.BindBytes(1, thread_id);
+  writes.BindBytes(2, ns);
+  writes.BindBytes(3, target_id);
+  writes.BindInt(4, static_cast<int64_t>(visited.size()));
+  while (true) {
+    RP_ASSIGN_OR_RETURN(bool row, writes.Step());
+    if (!row) break;
+    const int64_t depth = writes.ColumnInt(0);
+    if (depth < 1 || depth > static_cast<int64_t>(visited.size())) continue;
+    const Visited& at = visited[depth - 1];
+    std::string channel = writes.ColumnString(2);
+    if (at.open.count(channel) == 0) continue;
+    PendingWrite write;
+    write.task_id = writes.ColumnString(1);
+    write.value = TypedValue{writes.ColumnString(3), writes.ColumnString(4)};
+    write.task_path = writes.ColumnString(5);
+    write.idx = writes.ColumnInt(6);
+    write.checkpoint_id = at.checkpoint_id;
+    write.channel = channel;
+    history[channel].writes.push_back(std::move(write));
+  }
+  return history;
+}
+
+}  // namespace rockpoint

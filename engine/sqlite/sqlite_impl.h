@@ -1,0 +1,133 @@
+// Private to engine/sqlite: SqliteCheckpointer::Impl, the state behind the
+// public class, and the row type shared by its source files.
+//
+// Split by concern: sqlite_schema.cpp (open, pragmas, schema),
+// sqlite_put.cpp (put, put_writes), sqlite_read.cpp (get_tuple and decoding
+// a row into a tuple), sqlite_list.cpp (list cursor, list_threads),
+// sqlite_retention.cpp (delete_thread, delete_for_runs, copy_thread, prune
+// and the delta-safety "needed" set), sqlite_delta.cpp
+// (get_delta_channel_history).
+//
+// Thread-safety: one connection guarded by `mu`. SqliteCheckpointer locks
+// `mu` around every call; every method below REQUIRES mu held. One
+// connection rather than one per thread because SQLite admits a single
+// writer at a time anyway (so writers would only queue on the database lock
+// instead of the mutex), a ":memory:" database exists only within its
+// connection, and one statement cache serves every call.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/sqlite/sqlite_checkpointer.h"
+#include "engine/sqlite/sqlite_db.h"
+#include "engine/sqlite/sqlite_queries.h"
+#include "serde/records.h"
+
+namespace rockpoint {
+
+// Schema version kept in PRAGMA user_version. Persisted: bump on any change
+// of the tables below, never reuse.
+inline constexpr int64_t kSqliteSchemaVersion = 1;
+
+// One row of `checkpoints` as the readers select it.
+struct SqliteCheckpointRow {
+  std::string thread_id;
+  std::string checkpoint_ns;
+  std::string checkpoint_id;
+  std::optional<std::string> parent_id;
+  std::string record;    // serde CheckpointRecord, metadata left empty.
+  std::string metadata;  // msgpack map.
+};
+
+// Reads a row selected as sqlite_queries::kCheckpointColumns.
+SqliteCheckpointRow ReadCheckpointRow(const sqlite_internal::Statement& stmt);
+
+// "checkpoints row (thread_id=..., checkpoint_ns=..., checkpoint_id=...)",
+// for Corruption messages.
+std::string CheckpointRowName(std::string_view thread_id,
+                              std::string_view checkpoint_ns,
+                              std::string_view checkpoint_id);
+
+class SqliteCheckpointer::Impl {
+ public:
+  Impl(SqliteOptions options, std::unique_ptr<sqlite_internal::Database> db)
+      : options_(std::move(options)), db_(std::move(db)) {}
+
+  // Sets pragmas and creates or checks the schema (sqlite_schema.cpp).
+  Status Initialize();
+
+  std::mutex& mu() { return mu_; }
+  const CheckpointerLimits& limits() const { return options_.limits; }
+  sqlite_internal::Database* db() { return db_.get(); }
+
+  // The operations of Checkpointer. REQUIRES: mu() held.
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions);
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id, std::string_view task_path);
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config);
+  Status DeleteThread(std::string_view thread_id);
+  Status DeleteForRuns(const std::vector<std::string>& run_ids);
+  Status CopyThread(std::string_view source, std::string_view target);
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last);
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config, const std::vector<std::string>& channels);
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options);
+
+  // Helpers shared by the files above. REQUIRES: mu() held.
+
+  // The visible checkpoint `checkpoint_id` of (thread, ns), or the latest
+  // visible one when `checkpoint_id` is null.
+  Result<std::optional<SqliteCheckpointRow>> FindVisibleRow(
+      std::string_view thread_id, std::string_view checkpoint_ns,
+      const std::optional<std::string>& checkpoint_id);
+  // The row's metadata; Corruption naming the row if it does not decode to
+  // a map.
+  Result<Metadata> DecodeRowMetadata(const SqliteCheckpointRow& row);
+  // The full tuple of `row` (metadata already decoded): record, channel
+  // values (one query) and pending writes (one query).
+  Result<CheckpointTuple> BuildTuple(const SqliteCheckpointRow& row,
+                                     Metadata metadata);
+  // The non-empty stored values of `versions` in (thread, ns): one query
+  // per 256 channels.
+  Result<std::map<std::string, TypedValue>> LoadValues(
+      std::string_view thread_id, std::string_view checkpoint_ns,
+      const ChannelVersions& versions);
+  // The writes of one checkpoint ordered by (task_path, task_id, idx).
+  Result<std::vector<PendingWrite>> LoadWrites(std::string_view thread_id,
+                                               std::string_view checkpoint_ns,
+                                               std::string_view checkpoint_id);
+  // Deletes the visible checkpoints `doomed` of (thread, ns) and re-derives
+  // which hidden ones the survivors still need (CONTRACT.md delta safety):
+  // needed ones are kept hidden, the rest are deleted with their writes,
+  // and blobs no remaining checkpoint references are deleted.
+  // REQUIRES: inside a write transaction.
+  Status RetainNamespace(std::string_view thread_id,
+                         std::string_view checkpoint_ns,
+                         const std::set<std::string>& doomed);
+
+ private:
+  std::mutex mu_;
+  const SqliteOptions options_;
+  std::unique_ptr<sqlite_internal::Database> db_;  // GUARDED_BY(mu_)
+};
+
+// The cursor behind Impl-level List (sqlite_list.cpp). It locks impl->mu()
+// itself, per page.
+// REQUIRES: options validated; the cursor is destroyed before `impl`.
+std::unique_ptr<TupleCursor> MakeSqliteListCursor(
+    SqliteCheckpointer::Impl* impl, ListOptions options);
+
+}  // namespace rockpoint

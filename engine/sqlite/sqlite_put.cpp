@@ -1,0 +1,133 @@
+// put and put_writes: one BEGIN IMMEDIATE transaction each.
+#include <string>
+
+#include "engine/sqlite/sqlite_impl.h"
+#include "engine/validation.h"
+#include "serde/msgpack_codec.h"
+
+namespace rockpoint {
+namespace {
+
+using sqlite_internal::Statement;
+using sqlite_internal::Transaction;
+
+// Blobs are immutable: the first value stored under a version wins.
+constexpr const char* kInsertBlob =
+    "INSERT OR IGNORE INTO checkpoint_blobs "
+    "(thread_id, checkpoint_ns, channel, version, type, blob) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+constexpr const char* kInsertCheckpoint =
+    "INSERT OR REPLACE INTO checkpoints "
+    "(thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, hidden, "
+    "run_id, ts, checkpoint, metadata) "
+    "VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?7, ?8)";
+
+// Regular writes: first wins. Special writes: last wins.
+constexpr const char* kInsertWriteColumns =
+    " INTO checkpoint_writes "
+    "(thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, "
+    "value, task_path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+
+}  // namespace
+
+Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
+    const CheckpointConfig& config, const Checkpoint& checkpoint,
+    const Metadata& metadata, const ChannelVersions& new_versions) {
+  RP_RETURN_IF_ERROR(
+      ValidatePut(config, checkpoint, metadata, new_versions, limits()));
+  const std::string& thread_id = *config.thread_id;
+  const std::string_view ns = NamespaceOf(config);
+
+  serde::CheckpointRecord record;
+  record.header.parent_id = config.checkpoint_id;
+  record.header.channel_versions = checkpoint.channel_versions;
+  for (const auto& [channel, version] : new_versions) {
+    if (checkpoint.channel_values.count(channel) > 0) {
+      record.header.stored_channels.push_back(channel);  // map order: sorted.
+    }
+  }
+  record.v = checkpoint.v;
+  record.ts = checkpoint.ts;
+  record.versions_seen = checkpoint.versions_seen;
+  record.updated_channels = checkpoint.updated_channels;
+  record.pending_sends = checkpoint.pending_sends;
+  record.metadata = Value::MakeMap();
+  const std::string record_bytes = serde::EncodeCheckpointRecord(record);
+  const std::string metadata_bytes = serde::EncodeMsgpack(metadata);
+  const Value* run_id = metadata.Find("run_id");
+
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  for (const auto& [channel, version] : new_versions) {
+    RP_ASSIGN_OR_RETURN(Statement insert, db()->Prepare(kInsertBlob));
+    insert.BindBytes(1, thread_id);
+    insert.BindBytes(2, ns);
+    insert.BindBytes(3, channel);
+    insert.BindVersion(4, version);
+    auto value = checkpoint.channel_values.find(channel);
+    if (value == checkpoint.channel_values.end()) {
+      insert.BindNull(5);  // the "empty" marker.
+      insert.BindNull(6);
+    } else {
+      insert.BindBytes(5, value->second.type);
+      insert.BindBytes(6, value->second.bytes);
+    }
+    RP_RETURN_IF_ERROR(insert.Run());
+  }
+  {
+    RP_ASSIGN_OR_RETURN(Statement insert, db()->Prepare(kInsertCheckpoint));
+    insert.BindBytes(1, thread_id);
+    insert.BindBytes(2, ns);
+    insert.BindBytes(3, checkpoint.id);
+    if (config.checkpoint_id) {
+      insert.BindBytes(4, *config.checkpoint_id);
+    } else {
+      insert.BindNull(4);
+    }
+    if (run_id != nullptr && run_id->is_string()) {
+      insert.BindBytes(5, run_id->as_string());
+    } else {
+      insert.BindNull(5);
+    }
+    insert.BindBytes(6, checkpoint.ts);
+    insert.BindBytes(7, record_bytes);
+    insert.BindBytes(8, metadata_bytes);
+    RP_RETURN_IF_ERROR(insert.Run());
+  }
+  RP_RETURN_IF_ERROR(txn.Commit());
+  return CheckpointConfig{thread_id, std::string(ns), checkpoint.id};
+}
+
+Status SqliteCheckpointer::Impl::PutWrites(
+    const CheckpointConfig& config, const std::vector<ChannelWrite>& writes,
+    std::string_view task_id, std::string_view task_path) {
+  RP_RETURN_IF_ERROR(
+      ValidatePutWrites(config, writes, task_id, task_path, limits()));
+  if (writes.empty()) return Status::OK();
+  static const std::string kInsertRegular =
+      std::string("INSERT OR IGNORE") + kInsertWriteColumns;
+  static const std::string kInsertSpecial =
+      std::string("INSERT OR REPLACE") + kInsertWriteColumns;
+
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const ChannelWrite& write = writes[i];
+    const bool special = SpecialWriteIndex(write.channel).has_value();
+    RP_ASSIGN_OR_RETURN(
+        Statement insert,
+        db()->Prepare(special ? kInsertSpecial : kInsertRegular));
+    insert.BindBytes(1, *config.thread_id);
+    insert.BindBytes(2, NamespaceOf(config));
+    insert.BindBytes(3, *config.checkpoint_id);
+    insert.BindBytes(4, task_id);
+    insert.BindInt(5, WriteIndex(write.channel, i));
+    insert.BindBytes(6, write.channel);
+    insert.BindBytes(7, write.value.type);
+    insert.BindBytes(8, write.value.bytes);
+    insert.BindBytes(9, task_path);
+    RP_RETURN_IF_ERROR(insert.Run());
+  }
+  return txn.Commit();
+}
+
+}  // namespace rockpoint

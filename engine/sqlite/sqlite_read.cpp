@@ -1,0 +1,200 @@
+// get_tuple and the helpers that turn a checkpoints row into a tuple:
+// one query for the row, one for its channel values, one for its writes.
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <string>
+
+#include "engine/sqlite/sqlite_impl.h"
+#include "engine/validation.h"
+#include "serde/msgpack_codec.h"
+
+namespace rockpoint {
+namespace {
+
+using sqlite_internal::PrintableBytes;
+using sqlite_internal::Statement;
+using sqlite_internal::Transaction;
+
+using sqlite_queries::kMaxValuePairs;
+
+}  // namespace
+
+// Statement sizes are powers of two so that a handful of cached statements
+// serve every checkpoint; NULL pairs pad them and match nothing.
+const std::string& sqlite_queries::ValuesQuery(size_t pairs) {
+  static const auto* const kSql = [] {
+    auto* sql = new std::array<std::string, 9>();
+    for (size_t slot = 0; slot < sql->size(); ++slot) {
+      const size_t n = size_t{1} << slot;
+      std::string text = "SELECT b.channel, b.type, b.blob FROM (VALUES ";
+      for (size_t i = 0; i < n; ++i) {
+        if (i > 0) text += ", ";
+        text += "(?" + std::to_string(3 + 2 * i) + ", ?" +
+                std::to_string(4 + 2 * i) + ")";
+      }
+      text +=
+          ") AS want CROSS JOIN checkpoint_blobs AS b "
+          "ON b.thread_id = ?1 AND b.checkpoint_ns = ?2 "
+          "AND b.channel = want.column1 AND b.version = want.column2";
+      (*sql)[slot] = std::move(text);
+    }
+    return sql;
+  }();
+  static_assert(kMaxValuePairs == size_t{1} << 8);
+  size_t slot = 0;
+  while (slot + 1 < kSql->size() && (size_t{1} << slot) < pairs) ++slot;
+  return (*kSql)[slot];
+}
+
+SqliteCheckpointRow ReadCheckpointRow(const Statement& stmt) {
+  SqliteCheckpointRow row;
+  row.thread_id = stmt.ColumnString(0);
+  row.checkpoint_ns = stmt.ColumnString(1);
+  row.checkpoint_id = stmt.ColumnString(2);
+  if (!stmt.IsNull(3)) row.parent_id = stmt.ColumnString(3);
+  row.record = stmt.ColumnString(4);
+  row.metadata = stmt.ColumnString(5);
+  return row;
+}
+
+std::string CheckpointRowName(std::string_view thread_id,
+                              std::string_view checkpoint_ns,
+                              std::string_view checkpoint_id) {
+  return "checkpoints row (thread_id=" + PrintableBytes(thread_id) +
+         ", checkpoint_ns=" + PrintableBytes(checkpoint_ns) +
+         ", checkpoint_id=" + PrintableBytes(checkpoint_id) + ")";
+}
+
+Result<std::optional<SqliteCheckpointRow>>
+SqliteCheckpointer::Impl::FindVisibleRow(
+    std::string_view thread_id, std::string_view checkpoint_ns,
+    const std::optional<std::string>& checkpoint_id) {
+  RP_ASSIGN_OR_RETURN(
+      Statement select,
+      db()->Prepare(checkpoint_id ? sqlite_queries::kSelectVisibleById
+                                  : sqlite_queries::kSelectLatestVisible));
+  select.BindBytes(1, thread_id);
+  select.BindBytes(2, checkpoint_ns);
+  if (checkpoint_id) select.BindBytes(3, *checkpoint_id);
+  RP_ASSIGN_OR_RETURN(bool found, select.Step());
+  if (!found) return std::optional<SqliteCheckpointRow>();
+  return std::optional<SqliteCheckpointRow>(ReadCheckpointRow(select));
+}
+
+Result<Metadata> SqliteCheckpointer::Impl::DecodeRowMetadata(
+    const SqliteCheckpointRow& row) {
+  Result<Value> metadata = serde::DecodeMsgpack(row.metadata);
+  if (!metadata.ok()) {
+    return Status::Corruption(
+        CheckpointRowName(row.thread_id, row.checkpoint_ns, row.checkpoint_id) +
+        ": metadata does not decode: " + metadata.status().message());
+  }
+  if (!metadata->is_map()) {
+    return Status::Corruption(
+        CheckpointRowName(row.thread_id, row.checkpoint_ns, row.checkpoint_id) +
+        ": metadata is a " + Value::KindName(metadata->kind()) + ", not a map");
+  }
+  return std::move(metadata).value();
+}
+
+Result<CheckpointTuple> SqliteCheckpointer::Impl::BuildTuple(
+    const SqliteCheckpointRow& row, Metadata metadata) {
+  Result<serde::CheckpointRecord> decoded =
+      serde::DecodeCheckpointRecord(row.record);
+  if (!decoded.ok()) {
+    return Status::Corruption(
+        CheckpointRowName(row.thread_id, row.checkpoint_ns, row.checkpoint_id) +
+        ": checkpoint does not decode: " + decoded.status().message());
+  }
+  serde::CheckpointRecord& record = *decoded;
+
+  CheckpointTuple tuple;
+  tuple.config = {row.thread_id, row.checkpoint_ns, row.checkpoint_id};
+  if (row.parent_id) {
+    tuple.parent_config = {row.thread_id, row.checkpoint_ns, *row.parent_id};
+  }
+  tuple.metadata = std::move(metadata);
+  Checkpoint& checkpoint = tuple.checkpoint;
+  checkpoint.v = record.v;
+  checkpoint.id = row.checkpoint_id;
+  checkpoint.ts = std::move(record.ts);
+  checkpoint.channel_versions = std::move(record.header.channel_versions);
+  checkpoint.versions_seen = std::move(record.versions_seen);
+  checkpoint.updated_channels = std::move(record.updated_channels);
+  checkpoint.pending_sends = std::move(record.pending_sends);
+  RP_ASSIGN_OR_RETURN(checkpoint.channel_values,
+                      LoadValues(row.thread_id, row.checkpoint_ns,
+                                 checkpoint.channel_versions));
+  RP_ASSIGN_OR_RETURN(
+      tuple.pending_writes,
+      LoadWrites(row.thread_id, row.checkpoint_ns, row.checkpoint_id));
+  return tuple;
+}
+
+Result<std::map<std::string, TypedValue>> SqliteCheckpointer::Impl::LoadValues(
+    std::string_view thread_id, std::string_view checkpoint_ns,
+    const ChannelVersions& versions) {
+  std::map<std::string, TypedValue> values;
+  auto next = versions.begin();
+  while (next != versions.end()) {
+    const size_t remaining = std::distance(next, versions.end());
+    const size_t pairs = std::min(remaining, kMaxValuePairs);
+    RP_ASSIGN_OR_RETURN(Statement select,
+                        db()->Prepare(sqlite_queries::ValuesQuery(pairs)));
+    select.BindBytes(1, thread_id);
+    select.BindBytes(2, checkpoint_ns);
+    for (size_t i = 0; i < pairs; ++i, ++next) {
+      select.BindBytes(3 + 2 * static_cast<int>(i), next->first);
+      select.BindVersion(4 + 2 * static_cast<int>(i), next->second);
+    }
+    while (true) {
+      RP_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      if (select.IsNull(1)) continue;  // the "empty" marker.
+      values[select.ColumnString(0)] =
+          TypedValue{select.ColumnString(1), select.ColumnString(2)};
+    }
+  }
+  return values;
+}
+
+Result<std::vector<PendingWrite>> SqliteCheckpointer::Impl::LoadWrites(
+    std::string_view thread_id, std::string_view checkpoint_ns,
+    std::string_view checkpoint_id) {
+  RP_ASSIGN_OR_RETURN(Statement select,
+                      db()->Prepare(sqlite_queries::kSelectWrites));
+  select.BindBytes(1, thread_id);
+  select.BindBytes(2, checkpoint_ns);
+  select.BindBytes(3, checkpoint_id);
+  std::vector<PendingWrite> writes;
+  while (true) {
+    RP_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    PendingWrite write;
+    write.task_id = select.ColumnString(0);
+    write.channel = select.ColumnString(1);
+    write.value = TypedValue{select.ColumnString(2), select.ColumnString(3)};
+    write.task_path = select.ColumnString(4);
+    write.idx = select.ColumnInt(5);
+    write.checkpoint_id = std::string(checkpoint_id);
+    writes.push_back(std::move(write));
+  }
+  return writes;
+}
+
+Result<std::optional<CheckpointTuple>> SqliteCheckpointer::Impl::GetTuple(
+    const CheckpointConfig& config) {
+  if (!config.thread_id) return std::optional<CheckpointTuple>();
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(db()));
+  RP_ASSIGN_OR_RETURN(std::optional<SqliteCheckpointRow> row,
+                      FindVisibleRow(*config.thread_id, NamespaceOf(config),
+                                     config.checkpoint_id));
+  if (!row) return std::optional<CheckpointTuple>();
+  RP_ASSIGN_OR_RETURN(Metadata metadata, DecodeRowMetadata(*row));
+  RP_ASSIGN_OR_RETURN(CheckpointTuple tuple,
+                      BuildTuple(*row, std::move(metadata)));
+  return std::optional<CheckpointTuple>(std::move(tuple));
+}
+
+}  // namespace rockpoint

@@ -1,0 +1,291 @@
+// delete_thread, delete_for_runs, copy_thread, prune: one BEGIN IMMEDIATE
+// transaction per call.
+//
+// delete_for_runs and prune(keep_latest) re-derive, per affected (thread,
+// ns), which checkpoints the survivors' delta histories need (CONTRACT.md,
+// brief "Delta safety"): the namespace's headers and the emptiness of its
+// blobs are read once, the walk runs in memory, and only the changes are
+// written back.
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "engine/sqlite/sqlite_impl.h"
+#include "engine/validation.h"
+
+namespace rockpoint {
+namespace {
+
+using sqlite_internal::Statement;
+using sqlite_internal::Transaction;
+
+using BlobKey = std::pair<std::string, ChannelVersion>;
+
+struct Node {
+  std::optional<std::string> parent_id;
+  bool hidden = false;
+  serde::CheckpointHeader header;
+};
+
+// True if the blob under (channel, version) exists and is not "empty".
+bool HasValue(const std::map<BlobKey, bool>& blob_empty,
+              const std::string& channel, const ChannelVersion& version) {
+  auto it = blob_empty.find(BlobKey(channel, version));
+  return it != blob_empty.end() && !it->second;
+}
+
+}  // namespace
+
+Status SqliteCheckpointer::Impl::RetainNamespace(
+    std::string_view thread_id, std::string_view checkpoint_ns,
+    const std::set<std::string>& doomed) {
+  std::map<std::string, Node> nodes;
+  {
+    RP_ASSIGN_OR_RETURN(
+        Statement select,
+        db()->Prepare("SELECT checkpoint_id, parent_checkpoint_id, hidden, "
+                      "checkpoint FROM checkpoints "
+                      "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
+    select.BindBytes(1, thread_id);
+    select.BindBytes(2, checkpoint_ns);
+    while (true) {
+      RP_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      Node node;
+      std::string id = select.ColumnString(0);
+      if (!select.IsNull(1)) node.parent_id = select.ColumnString(1);
+      node.hidden = select.ColumnInt(2) != 0;
+      Result<serde::CheckpointHeader> header =
+          serde::DecodeCheckpointHeader(select.ColumnView(3));
+      if (!header.ok()) {
+        return Status::Corruption(
+            CheckpointRowName(thread_id, checkpoint_ns, id) +
+            ": checkpoint does not decode: " + header.status().message());
+      }
+      node.header = std::move(header).value();
+      nodes.emplace(std::move(id), std::move(node));
+    }
+  }
+  std::map<BlobKey, bool> blob_empty;  // every blob key of (thread, ns).
+  {
+    RP_ASSIGN_OR_RETURN(
+        Statement select,
+        db()->Prepare("SELECT channel, version, type IS NULL "
+                      "FROM checkpoint_blobs "
+                      "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
+    select.BindBytes(1, thread_id);
+    select.BindBytes(2, checkpoint_ns);
+    while (true) {
+      RP_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      RP_ASSIGN_OR_RETURN(ChannelVersion version, select.ColumnVersion(1));
+      blob_empty.emplace(BlobKey(select.ColumnString(0), std::move(version)),
+                         select.ColumnInt(2) != 0);
+    }
+  }
+
+  // Survivors: visible and not doomed. Needed: ancestors on a survivor's
+  // walk until each of its unresolved channels meets a stored value.
+  std::set<std::string> needed;
+  for (const auto& [id, node] : nodes) {
+    if (node.hidden || doomed.count(id) > 0) continue;
+    std::set<std::string> open;
+    for (const auto& [channel, version] : node.header.channel_versions) {
+      if (!HasValue(blob_empty, channel, version)) open.insert(channel);
+    }
+    std::set<std::string> visited;  // guards against parent cycles.
+    std::optional<std::string> next = node.parent_id;
+    while (!open.empty() && next && visited.insert(*next).second) {
+      auto ancestor = nodes.find(*next);
+      if (ancestor == nodes.end()) break;
+      needed.insert(ancestor->first);
+      const serde::CheckpointHeader& header = ancestor->second.header;
+      for (const std::string& channel : header.stored_channels) {
+        auto version = header.channel_versions.find(channel);
+        if (version != header.channel_versions.end() &&
+            HasValue(blob_empty, channel, version->second)) {
+          open.erase(channel);
+        }
+      }
+      next = ancestor->second.parent_id;
+    }
+  }
+
+  std::set<BlobKey> referenced;
+  for (const auto& [id, node] : nodes) {
+    const bool survives = !node.hidden && doomed.count(id) == 0;
+    const bool keep = survives || needed.count(id) > 0;
+    if (keep) {
+      for (const auto& [channel, version] : node.header.channel_versions) {
+        referenced.emplace(channel, version);
+      }
+    }
+    if (keep && (survives || node.hidden)) continue;  // unchanged.
+    if (keep) {
+      RP_ASSIGN_OR_RETURN(
+          Statement hide,
+          db()->Prepare("UPDATE checkpoints SET hidden = 1 WHERE thread_id = "
+                        "?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3"));
+      hide.BindBytes(1, thread_id);
+      hide.BindBytes(2, checkpoint_ns);
+      hide.BindBytes(3, id);
+      RP_RETURN_IF_ERROR(hide.Run());
+      continue;
+    }
+    for (const char* sql :
+         {"DELETE FROM checkpoints WHERE thread_id = ?1 AND "
+          "checkpoint_ns = ?2 AND checkpoint_id = ?3",
+          "DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND "
+          "checkpoint_ns = ?2 AND checkpoint_id = ?3"}) {
+      RP_ASSIGN_OR_RETURN(Statement remove, db()->Prepare(sql));
+      remove.BindBytes(1, thread_id);
+      remove.BindBytes(2, checkpoint_ns);
+      remove.BindBytes(3, id);
+      RP_RETURN_IF_ERROR(remove.Run());
+    }
+  }
+  for (const auto& [key, empty] : blob_empty) {
+    if (referenced.count(key) > 0) continue;
+    RP_ASSIGN_OR_RETURN(
+        Statement remove,
+        db()->Prepare("DELETE FROM checkpoint_blobs WHERE thread_id = ?1 AND "
+                      "checkpoint_ns = ?2 AND channel = ?3 AND version = ?4"));
+    remove.BindBytes(1, thread_id);
+    remove.BindBytes(2, checkpoint_ns);
+    remove.BindBytes(3, key.first);
+    remove.BindVersion(4, key.second);
+    RP_RETURN_IF_ERROR(remove.Run());
+  }
+  return Status::OK();
+}
+
+Status SqliteCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  for (const char* sql :
+       {"DELETE FROM checkpoints WHERE thread_id = ?1",
+        "DELETE FROM checkpoint_blobs WHERE thread_id = ?1",
+        "DELETE FROM checkpoint_writes WHERE thread_id = ?1"}) {
+    RP_ASSIGN_OR_RETURN(Statement remove, db()->Prepare(sql));
+    remove.BindBytes(1, thread_id);
+    RP_RETURN_IF_ERROR(remove.Run());
+  }
+  return txn.Commit();
+}
+
+Status SqliteCheckpointer::Impl::DeleteForRuns(
+    const std::vector<std::string>& run_ids) {
+  if (run_ids.empty()) return Status::OK();
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  // (thread, ns) -> its visible checkpoints of the runs.
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> doomed;
+  for (const std::string& run_id : run_ids) {
+    RP_ASSIGN_OR_RETURN(Statement select,
+                        db()->Prepare(sqlite_queries::kSelectVisibleByRun));
+    select.BindBytes(1, run_id);
+    while (true) {
+      RP_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      doomed[{select.ColumnString(0), select.ColumnString(1)}].insert(
+          select.ColumnString(2));
+    }
+  }
+  for (const auto& [scope, ids] : doomed) {
+    RP_RETURN_IF_ERROR(RetainNamespace(scope.first, scope.second, ids));
+  }
+  return txn.Commit();
+}
+
+Status SqliteCheckpointer::Impl::CopyThread(std::string_view source,
+                                            std::string_view target) {
+  if (source == target) return Status::OK();
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  for (const char* sql :
+       {"INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, "
+        "checkpoint_id, parent_checkpoint_id, hidden, run_id, ts, "
+        "checkpoint, metadata) SELECT ?2, checkpoint_ns, checkpoint_id, "
+        "parent_checkpoint_id, hidden, run_id, ts, checkpoint, metadata "
+        "FROM checkpoints WHERE thread_id = ?1",
+        // Blobs are immutable: an existing one in the target stays.
+        "INSERT OR IGNORE INTO checkpoint_blobs (thread_id, checkpoint_ns, "
+        "channel, version, type, blob) SELECT ?2, checkpoint_ns, channel, "
+        "version, type, blob FROM checkpoint_blobs WHERE thread_id = ?1",
+        "INSERT OR REPLACE INTO checkpoint_writes (thread_id, "
+        "checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value, "
+        "task_path) SELECT ?2, checkpoint_ns, checkpoint_id, task_id, idx, "
+        "channel, type, value, task_path FROM checkpoint_writes "
+        "WHERE thread_id = ?1"}) {
+    RP_ASSIGN_OR_RETURN(Statement copy, db()->Prepare(sql));
+    copy.BindBytes(1, source);
+    copy.BindBytes(2, target);
+    RP_RETURN_IF_ERROR(copy.Run());
+  }
+  return txn.Commit();
+}
+
+Status SqliteCheckpointer::Impl::Prune(
+    const std::vector<std::string>& thread_ids, PruneStrategy strategy,
+    size_t keep_last) {
+  if (strategy != PruneStrategy::kKeepLatest &&
+      strategy != PruneStrategy::kDelete) {
+    return Status::InvalidArgument("strategy is not a known PruneStrategy");
+  }
+  if (strategy == PruneStrategy::kKeepLatest && keep_last == 0) {
+    return Status::InvalidArgument("keep_last must be at least 1");
+  }
+  if (thread_ids.empty()) return Status::OK();
+  if (strategy == PruneStrategy::kDelete) {
+    // Nothing survives, so nothing needs delta safety.
+    RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+    for (const std::string& thread_id : thread_ids) {
+      for (const char* sql :
+           {"DELETE FROM checkpoints WHERE thread_id = ?1",
+            "DELETE FROM checkpoint_blobs WHERE thread_id = ?1",
+            "DELETE FROM checkpoint_writes WHERE thread_id = ?1"}) {
+        RP_ASSIGN_OR_RETURN(Statement remove, db()->Prepare(sql));
+        remove.BindBytes(1, thread_id);
+        RP_RETURN_IF_ERROR(remove.Run());
+      }
+    }
+    return txn.Commit();
+  }
+
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  for (const std::string& thread_id :
+       std::set<std::string>(thread_ids.begin(), thread_ids.end())) {
+    // Per namespace: the visible ids beyond the newest keep_last. Every
+    // namespace is re-derived, so hidden checkpoints nothing needs any more
+    // and unreferenced blobs go too.
+    std::map<std::string, std::set<std::string>> doomed;
+    {
+      RP_ASSIGN_OR_RETURN(
+          Statement select,
+          db()->Prepare("SELECT checkpoint_ns, checkpoint_id, hidden "
+                        "FROM checkpoints WHERE thread_id = ?1 "
+                        "ORDER BY checkpoint_ns, checkpoint_id DESC"));
+      select.BindBytes(1, thread_id);
+      std::string ns;
+      size_t visible_seen = 0;
+      bool first = true;
+      while (true) {
+        RP_ASSIGN_OR_RETURN(bool row, select.Step());
+        if (!row) break;
+        if (first || select.ColumnView(0) != ns) {
+          ns = select.ColumnString(0);
+          visible_seen = 0;
+          first = false;
+          doomed[ns];
+        }
+        if (select.ColumnInt(2) == 0 && ++visible_seen > keep_last) {
+          doomed[ns].insert(select.ColumnString(1));
+        }
+      }
+    }
+    for (const auto& [ns, ids] : doomed) {
+      RP_RETURN_IF_ERROR(RetainNamespace(thread_id, ns, ids));
+    }
+  }
+  return txn.Commit();
+}
+
+}  // namespace rockpoint
