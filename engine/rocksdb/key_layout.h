@@ -1,0 +1,122 @@
+// The keys of the RocksDB layout (DESIGN.md "RocksDB layout"), built with
+// the keys/ tuple codec. Every key is a tuple whose first element is a short
+// ASCII tag (a text string element); identifiers (thread, namespace,
+// checkpoint id, channel, task id, task path, run id) are text string
+// elements holding arbitrary bytes; write indexes are integer elements;
+// channel versions are integer or text string elements, as given.
+//
+//   checkpoints  ("cp", thread, ns, checkpoint_id)            ->
+//   CheckpointRecord blobs        ("bl", thread, ns, channel, version) ->
+//   BlobRecord writes       ("wr", thread, ns, checkpoint_id, task_path,
+//   task_id, idx)
+//                                                             -> WriteRecord
+//   index        ("th", thread, ns)                  -> "" (namespace present)
+//   index        ("run", run_id, thread, ns, checkpoint_id)   -> ""
+//   index        ("ts", checkpoint_id, thread, ns)            -> ""
+//   index        ("hd", thread, ns, checkpoint_id)   -> "" (hidden checkpoint)
+//   meta         ("format_version") -> decimal text; ("created_by") -> text
+//
+// Visible checkpoints have a ts entry and, when their metadata carries a
+// string run_id, a run entry; hidden ones (kept only for a survivor's delta
+// history) have neither but an hd entry, so that visible counts are key-only.
+//
+// A prefix function returns the encoding of a prefix tuple;
+// [prefix, keys::TuplePrefixUpperBound(prefix)) holds exactly the keys of
+// the tuples that extend it (keys/FORMAT.md "Prefix scans").
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "serde/typed_value.h"
+
+namespace rockpoint::rocksdb_layout {
+
+inline constexpr std::string_view kCheckpointTag = "cp";
+inline constexpr std::string_view kBlobTag = "bl";
+inline constexpr std::string_view kWriteTag = "wr";
+inline constexpr std::string_view kThreadTag = "th";
+inline constexpr std::string_view kRunTag = "run";
+inline constexpr std::string_view kTimestampTag = "ts";
+inline constexpr std::string_view kHiddenTag = "hd";
+
+// ("tag") and ("tag", thread): every key of one kind, of one thread.
+std::string TagPrefix(std::string_view tag);
+std::string ThreadPrefix(std::string_view tag, std::string_view thread);
+// ("tag", thread, ns): the cp, bl, wr, th and hd keys of one namespace.
+std::string NamespacePrefix(std::string_view tag, std::string_view thread,
+                            std::string_view ns);
+
+std::string CheckpointKey(std::string_view thread, std::string_view ns,
+                          std::string_view checkpoint_id);
+std::string BlobKey(std::string_view thread, std::string_view ns,
+                    std::string_view channel,
+                    const serde::ChannelVersion& version);
+// ("wr", thread, ns, checkpoint_id): the writes of one checkpoint.
+std::string WritePrefix(std::string_view thread, std::string_view ns,
+                        std::string_view checkpoint_id);
+std::string WriteKey(std::string_view thread, std::string_view ns,
+                     std::string_view checkpoint_id, std::string_view task_path,
+                     std::string_view task_id, int64_t idx);
+std::string ThreadKey(std::string_view thread, std::string_view ns);
+std::string RunPrefix(std::string_view run_id);
+std::string RunKey(std::string_view run_id, std::string_view thread,
+                   std::string_view ns, std::string_view checkpoint_id);
+std::string TimestampKey(std::string_view checkpoint_id,
+                         std::string_view thread, std::string_view ns);
+std::string HiddenKey(std::string_view thread, std::string_view ns,
+                      std::string_view checkpoint_id);
+std::string MetaKey(std::string_view name);
+
+// Decoded keys. Each Parse* returns Corruption naming the key (rendered with
+// keys::Describe) when it is not a well-formed key of that kind.
+struct CheckpointKeyParts {
+  std::string thread, ns, checkpoint_id;
+};
+struct BlobKeyParts {
+  std::string thread, ns, channel;
+  serde::ChannelVersion version;
+};
+struct WriteKeyParts {
+  std::string thread, ns, checkpoint_id, task_path, task_id;
+  int64_t idx = 0;
+};
+struct ThreadKeyParts {
+  std::string thread, ns;
+};
+struct RunKeyParts {
+  std::string run_id, thread, ns, checkpoint_id;
+};
+struct TimestampKeyParts {
+  std::string checkpoint_id, thread, ns;
+};
+
+Result<CheckpointKeyParts> ParseCheckpointKey(std::string_view key);
+Result<BlobKeyParts> ParseBlobKey(std::string_view key);
+Result<WriteKeyParts> ParseWriteKey(std::string_view key);
+Result<ThreadKeyParts> ParseThreadKey(std::string_view key);
+Result<RunKeyParts> ParseRunKey(std::string_view key);
+Result<TimestampKeyParts> ParseTimestampKey(std::string_view key);
+// Hidden keys have the shape of checkpoint keys.
+Result<CheckpointKeyParts> ParseHiddenKey(std::string_view key);
+
+// The byte length of the first `count` elements of an encoded tuple, or
+// nullopt if `key` holds fewer whole elements. No allocation; used by the
+// prefix extractor.
+std::optional<size_t> TuplePrefixLength(std::string_view key, int count);
+
+// `key` (a cp, bl, wr, th or hd key of thread `from`) re-addressed to thread
+// `to`. REQUIRES: key starts with ThreadPrefix(tag, from).
+std::string WithThread(std::string_view key, std::string_view tag,
+                       std::string_view from, std::string_view to);
+
+// "Corruption: <what> at <Describe(key)>: <detail>".
+Status CorruptionAt(std::string_view what, std::string_view key,
+                    const Status& detail);
+
+}  // namespace rockpoint::rocksdb_layout

@@ -1,0 +1,158 @@
+#include "engine/rocksdb/retention_family.h"
+
+#include <algorithm>
+
+#include "engine/rocksdb/key_layout.h"
+
+namespace rockpoint {
+
+namespace layout = rocksdb_layout;
+
+bool Family::HasValue(const std::string& channel,
+                      const serde::ChannelVersion& version) const {
+  const auto blob =
+      blob_has_value.find(layout::BlobKey(thread, ns, channel, version));
+  return blob != blob_has_value.end() && blob->second;
+}
+
+std::vector<std::string> Family::VisibleNewestFirst() const {
+  std::vector<std::string> ids;
+  for (auto it = records.rbegin(); it != records.rend(); ++it) {
+    if (!it->second.header.hidden) ids.push_back(it->first);
+  }
+  return ids;
+}
+
+Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
+                          const rocksdb::ReadOptions& read,
+                          std::string_view thread, std::string_view ns) {
+  Family family;
+  family.thread = std::string(thread);
+  family.ns = std::string(ns);
+  auto records =
+      impl.Scan(impl.checkpoints, read,
+                layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
+  for (records->Seek(records->prefix); records->Valid(); records->it->Next()) {
+    const std::string_view key = records->it->key().ToStringView();
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
+    RP_ASSIGN_OR_RETURN(auto record,
+                        RocksDbCheckpointer::Impl::DecodeRecordAt(
+                            key, records->it->value().ToStringView()));
+    family.records.emplace(std::move(parts.checkpoint_id), std::move(record));
+  }
+  RP_RETURN_IF_ERROR(records->status("load checkpoints"));
+
+  auto blobs = impl.Scan(impl.blobs, read,
+                         layout::NamespacePrefix(layout::kBlobTag, thread, ns));
+  for (blobs->Seek(blobs->prefix); blobs->Valid(); blobs->it->Next()) {
+    const std::string_view key = blobs->it->key().ToStringView();
+    auto blob = serde::DecodeBlobRecord(blobs->it->value().ToStringView());
+    if (!blob.ok())
+      return layout::CorruptionAt("blob record", key, blob.status());
+    family.blob_has_value.emplace(std::string(key), !blob->empty);
+  }
+  RP_RETURN_IF_ERROR(blobs->status("load blobs"));
+  return family;
+}
+
+std::set<std::string> NeededBy(const Family& family,
+                               const std::set<std::string>& survivors) {
+  std::set<std::string> needed;
+  for (const std::string& survivor : survivors) {
+    const auto found = family.records.find(survivor);
+    if (found == family.records.end()) continue;
+    const serde::CheckpointHeader& start = found->second.header;
+    // Unresolved: channels whose own read yields no value.
+    std::set<std::string> open;
+    for (const auto& [channel, version] : start.channel_versions) {
+      if (!family.HasValue(channel, version)) open.insert(channel);
+    }
+    std::optional<std::string> next = start.parent_id;
+    std::set<std::string> visited{survivor};  // guards against parent cycles
+    while (!open.empty() && next && visited.insert(*next).second) {
+      const auto ancestor = family.records.find(*next);
+      if (ancestor == family.records.end()) break;  // missing parent
+      needed.insert(ancestor->first);
+      const serde::CheckpointHeader& header = ancestor->second.header;
+      for (auto it = open.begin(); it != open.end();) {
+        const auto version = header.channel_versions.find(*it);
+        const bool stored = std::binary_search(
+            header.stored_channels.begin(), header.stored_channels.end(), *it);
+        if (stored && version != header.channel_versions.end() &&
+            family.HasValue(*it, version->second)) {
+          it = open.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      next = header.parent_id;
+    }
+  }
+  return needed;
+}
+
+Status AddRetention(RocksDbCheckpointer::Impl& impl,
+                    const rocksdb::ReadOptions& read, const Family& family,
+                    const std::set<std::string>& survivors,
+                    rocksdb::WriteBatch& batch) {
+  const std::string& thread = family.thread;
+  const std::string& ns = family.ns;
+  const std::set<std::string> needed = NeededBy(family, survivors);
+  std::set<std::string> referenced_blobs;
+  bool any_remaining = false;
+  for (const auto& [id, record] : family.records) {
+    const bool survives = survivors.contains(id);
+    const bool keep = survives || needed.contains(id);
+    const auto run_id = IndexedRunId(record.metadata);
+    if (keep) {
+      any_remaining = true;
+      for (const auto& [channel, version] : record.header.channel_versions) {
+        referenced_blobs.insert(layout::BlobKey(thread, ns, channel, version));
+      }
+    }
+    if (survives || (keep && record.header.hidden)) continue;
+    if (keep) {
+      // Needed but no longer visible: hide it.
+      serde::CheckpointRecord hidden = record;
+      hidden.header.hidden = true;
+      batch.Put(impl.checkpoints, layout::CheckpointKey(thread, ns, id),
+                serde::EncodeCheckpointRecord(hidden));
+      batch.Put(impl.index, layout::HiddenKey(thread, ns, id), "");
+    } else {
+      batch.Delete(impl.checkpoints, layout::CheckpointKey(thread, ns, id));
+      if (record.header.hidden) {
+        batch.Delete(impl.index, layout::HiddenKey(thread, ns, id));
+      }
+    }
+    batch.Delete(impl.index, layout::TimestampKey(id, thread, ns));
+    if (run_id)
+      batch.Delete(impl.index, layout::RunKey(*run_id, thread, ns, id));
+  }
+
+  // Writes of deleted checkpoints: one pass over ("wr", thread, ns), keys
+  // only decoded.
+  auto writes =
+      impl.Scan(impl.writes, read,
+                layout::NamespacePrefix(layout::kWriteTag, thread, ns));
+  for (writes->Seek(writes->prefix); writes->Valid(); writes->it->Next()) {
+    const std::string_view key = writes->it->key().ToStringView();
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
+    const bool has_record = family.records.contains(parts.checkpoint_id);
+    const bool remains = survivors.contains(parts.checkpoint_id) ||
+                         needed.contains(parts.checkpoint_id);
+    if (has_record && !remains) {
+      batch.Delete(impl.writes, key);
+    }
+  }
+  RP_RETURN_IF_ERROR(writes->status("scan writes"));
+
+  for (const auto& [key, has_value] : family.blob_has_value) {
+    if (!referenced_blobs.contains(key)) batch.Delete(impl.blobs, key);
+  }
+  if (!any_remaining) {
+    batch.Delete(impl.index, layout::ThreadKey(thread, ns));
+  }
+  return Status::OK();
+}
+
+}  // namespace rockpoint

@@ -1,0 +1,179 @@
+// RocksDbCheckpointer::Impl: the state of an open store and the operations,
+// implemented across engine/rocksdb/*.cpp by concern (open, put, read, list,
+// delete, retention, delta, threads, stats). Private to engine/rocksdb/.
+//
+// Concurrency: RocksDB itself is thread-safe. Operations that read before
+// they write (Put: blob immutability and overwrite clean-up; PutWrites:
+// first-wins; retention: the needed-set computation) hold the stripe mutex
+// of every thread they touch, so calls on one thread are linearizable while
+// different threads run in parallel. Stripes are always taken in ascending
+// order. Reads take a RocksDB snapshot and no mutex.
+#pragma once
+
+#include <rocksdb/db.h>
+#include <rocksdb/statistics.h>
+#include <rocksdb/write_batch.h>
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "serde/records.h"
+
+namespace rockpoint {
+
+// The one translation of a RocksDB status. `context` says what was being
+// done (e.g. "put", "open /path"); a lock failure on open becomes Busy.
+Status ToStatus(const rocksdb::Status& status, std::string_view context);
+
+// A RocksDB snapshot released on destruction.
+// REQUIRES: destroyed before the DB.
+class ScopedSnapshot {
+ public:
+  explicit ScopedSnapshot(rocksdb::DB* db)
+      : db_(db), snapshot_(db->GetSnapshot()) {}
+  ~ScopedSnapshot() { db_->ReleaseSnapshot(snapshot_); }
+  ScopedSnapshot(const ScopedSnapshot&) = delete;
+  ScopedSnapshot& operator=(const ScopedSnapshot&) = delete;
+
+  // Read options reading at this snapshot.
+  rocksdb::ReadOptions Read() const {
+    rocksdb::ReadOptions options;
+    options.snapshot = snapshot_;
+    return options;
+  }
+
+ private:
+  rocksdb::DB* db_;
+  const rocksdb::Snapshot* snapshot_;
+};
+
+// An iterator bounded to the keys under one prefix. Address-stable (the
+// iterator points at its bounds): always held by unique_ptr.
+struct PrefixScan {
+  std::string prefix;
+  std::string upper;  // keys::TuplePrefixUpperBound(prefix)
+  rocksdb::Slice lower_slice;
+  rocksdb::Slice upper_slice;
+  std::unique_ptr<rocksdb::Iterator> it;
+
+  // Positions at the last key under the prefix.
+  void SeekToLast();
+  // Positions at the last key <= target (REQUIRES: target under prefix).
+  void SeekForPrev(std::string_view target);
+  void Seek(std::string_view target);
+  bool Valid() const { return it->Valid(); }
+  // The iterator's error (ok when it simply ran off the prefix).
+  Status status(std::string_view context) const;
+};
+
+// A fixed set of mutexes; a thread id hashes to one stripe.
+class StripedLocks {
+ public:
+  static constexpr size_t kStripes = 64;
+  using Guard = std::vector<std::unique_lock<std::mutex>>;
+
+  // Locks the stripes of `threads` (deduplicated, ascending).
+  Guard Lock(const std::vector<std::string_view>& threads);
+  // Locks every stripe, ascending.
+  Guard LockAll();
+
+ private:
+  std::array<std::mutex, kStripes> mutexes_;
+};
+
+class RocksDbCheckpointer::Impl {
+ public:
+  Impl() = default;
+  ~Impl();  // releases the column family handles, then closes the DB.
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+
+  // --- state (set by Open, immutable afterwards) ---
+  RocksDbOptions options;
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;  // owned
+  rocksdb::ColumnFamilyHandle* checkpoints = nullptr;
+  rocksdb::ColumnFamilyHandle* blobs = nullptr;
+  rocksdb::ColumnFamilyHandle* writes = nullptr;
+  rocksdb::ColumnFamilyHandle* index = nullptr;
+  rocksdb::ColumnFamilyHandle* meta = nullptr;
+  std::shared_ptr<rocksdb::Statistics> statistics;
+  StripedLocks locks;
+
+  // --- shared helpers ---
+  // InvalidArgument "store opened read-only" when read_only.
+  Status CheckWritable() const;
+  // Applies `batch` atomically (WriteOptions.sync = options.sync_writes).
+  Status Write(rocksdb::WriteBatch& batch, std::string_view context);
+  // A scan over `prefix` of `cf` reading with `read`. Uses prefix seek (and
+  // its bloom filters) when `prefix` covers the extractor's prefix, total
+  // order otherwise.
+  std::unique_ptr<PrefixScan> Scan(rocksdb::ColumnFamilyHandle* cf,
+                                   const rocksdb::ReadOptions& read,
+                                   std::string prefix) const;
+
+  // The namespaces of `thread` (its ("th", thread, ns) entries), ascending.
+  Result<std::vector<std::string>> Namespaces(const rocksdb::ReadOptions& read,
+                                              std::string_view thread) const;
+  // Decodes a checkpoint record read under `key`; Corruption naming it.
+  static Result<serde::CheckpointRecord> DecodeRecordAt(std::string_view key,
+                                                        std::string_view value);
+  // The record under CheckpointKey(thread, ns, id) (hidden ones too), or
+  // nullopt.
+  Result<std::optional<serde::CheckpointRecord>> ReadRecord(
+      const rocksdb::ReadOptions& read, std::string_view thread,
+      std::string_view ns, std::string_view checkpoint_id);
+  // The tuple of a decoded record: resolves channel_versions with one
+  // MultiGet on blobs and reads the writes with one prefix scan.
+  Result<CheckpointTuple> AssembleTuple(const rocksdb::ReadOptions& read,
+                                        std::string_view thread,
+                                        std::string_view ns,
+                                        std::string_view checkpoint_id,
+                                        serde::CheckpointRecord record);
+  // The pending writes of one checkpoint, ordered by (task_path, task_id,
+  // idx).
+  Result<std::vector<PendingWrite>> ReadWrites(const rocksdb::ReadOptions& read,
+                                               std::string_view thread,
+                                               std::string_view ns,
+                                               std::string_view checkpoint_id);
+
+  // --- operations (one .cpp per concern) ---
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions);
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id, std::string_view task_path);
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config);
+  Result<std::unique_ptr<TupleCursor>> List(const ListOptions& options);
+  Status DeleteThread(std::string_view thread_id);
+  Status DeleteForRuns(const std::vector<std::string>& run_ids);
+  Status CopyThread(std::string_view source, std::string_view target);
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last);
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config, const std::vector<std::string>& channels);
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options);
+  Status Compact();
+  Result<StoreStats> Stats();
+
+  // Adds to `batch` the removal of every key of `thread` (all column
+  // families, index entries included), reading its records at `read`.
+  // REQUIRES: the thread's stripe is held.
+  Status AddDeleteThread(const rocksdb::ReadOptions& read,
+                         std::string_view thread, rocksdb::WriteBatch& batch);
+};
+
+// The run id a checkpoint is indexed under: metadata "run_id" when it is a
+// string, else nullopt (not indexed).
+std::optional<std::string> IndexedRunId(const Metadata& metadata);
+
+}  // namespace rockpoint

@@ -1,0 +1,163 @@
+// Opening a store: options, column families, the format version in `meta`,
+// the lock (Busy), read-only mode. Also the public class's forwarding
+// methods.
+#include <charconv>
+
+#include "engine/rocksdb/key_layout.h"
+#include "engine/rocksdb/rocksdb_impl.h"
+#include "engine/rocksdb/rocksdb_options.h"
+
+namespace rockpoint {
+namespace {
+
+constexpr std::string_view kFormatVersionKey = "format_version";
+constexpr std::string_view kCreatedByKey = "created_by";
+constexpr std::string_view kCreatedBy = "rockpoint 0.1.0";
+
+// Reads the format version in `meta`, writes it (and created_by) into a
+// new store, refuses a newer one.
+Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
+  const std::string key = rocksdb_layout::MetaKey(kFormatVersionKey);
+  std::string stored;
+  rocksdb::Status read =
+      impl.db->Get(rocksdb::ReadOptions(), impl.meta, key, &stored);
+  if (read.IsNotFound()) {
+    if (impl.options.read_only) {
+      return Status::InvalidArgument(
+          "store has no format version (not a "
+          "rockpoint store?): " +
+          impl.options.path);
+    }
+    rocksdb::WriteBatch batch;
+    batch.Put(impl.meta, key,
+              std::to_string(RocksDbCheckpointer::kFormatVersion));
+    batch.Put(impl.meta, rocksdb_layout::MetaKey(kCreatedByKey), kCreatedBy);
+    rocksdb::WriteOptions write;
+    write.sync = impl.options.sync_writes;
+    return ToStatus(impl.db->Write(write, &batch), "write format version");
+  }
+  RP_RETURN_IF_ERROR(ToStatus(read, "read format version"));
+  int64_t version = 0;
+  const auto [end, error] =
+      std::from_chars(stored.data(), stored.data() + stored.size(), version);
+  if (error != std::errc() || end != stored.data() + stored.size()) {
+    return Status::Corruption("format version in meta is not a number: \"" +
+                              stored + "\" (" + impl.options.path + ")");
+  }
+  if (version > RocksDbCheckpointer::kFormatVersion) {
+    return Status::InvalidArgument(
+        "store format version " + std::to_string(version) +
+        " is newer than this build supports (" +
+        std::to_string(RocksDbCheckpointer::kFormatVersion) +
+        "): " + impl.options.path);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbCheckpointer::Open(
+    const RocksDbOptions& options) {
+  if (options.path.empty()) {
+    return Status::InvalidArgument("options.path is missing");
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  StoreOptions store = MakeStoreOptions(options);
+  impl->statistics = store.db.statistics;
+
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status opened;
+  if (options.read_only) {
+    opened = rocksdb::DB::OpenForReadOnly(store.db, options.path,
+                                          store.families, &impl->handles, &db);
+  } else {
+    opened = rocksdb::DB::Open(store.db, options.path, store.families,
+                               &impl->handles, &db);
+  }
+  if (!opened.ok()) {
+    Status status = ToStatus(opened, "open " + options.path);
+    if (status.IsBusy()) {
+      return Status::Busy("store is locked by another process: " +
+                          options.path);
+    }
+    if (options.read_only && opened.IsInvalidArgument()) {
+      return Status::InvalidArgument("cannot open store read-only: " +
+                                     status.message());
+    }
+    return status;
+  }
+  impl->db.reset(db);
+  // handles[0] is the default family, unused.
+  impl->checkpoints = impl->handles[1];
+  impl->blobs = impl->handles[2];
+  impl->writes = impl->handles[3];
+  impl->index = impl->handles[4];
+  impl->meta = impl->handles[5];
+  RP_RETURN_IF_ERROR(CheckFormatVersion(*impl));
+  return std::unique_ptr<RocksDbCheckpointer>(
+      new RocksDbCheckpointer(std::move(impl)));
+}
+
+RocksDbCheckpointer::RocksDbCheckpointer(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+RocksDbCheckpointer::~RocksDbCheckpointer() = default;
+
+Result<CheckpointConfig> RocksDbCheckpointer::Put(
+    const CheckpointConfig& config, const Checkpoint& checkpoint,
+    const Metadata& metadata, const ChannelVersions& new_versions) {
+  return impl_->Put(config, checkpoint, metadata, new_versions);
+}
+
+Status RocksDbCheckpointer::PutWrites(const CheckpointConfig& config,
+                                      const std::vector<ChannelWrite>& writes,
+                                      std::string_view task_id,
+                                      std::string_view task_path) {
+  return impl_->PutWrites(config, writes, task_id, task_path);
+}
+
+Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::GetTuple(
+    const CheckpointConfig& config) {
+  return impl_->GetTuple(config);
+}
+
+Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::List(
+    const ListOptions& options) {
+  return impl_->List(options);
+}
+
+Status RocksDbCheckpointer::DeleteThread(std::string_view thread_id) {
+  return impl_->DeleteThread(thread_id);
+}
+
+Status RocksDbCheckpointer::DeleteForRuns(
+    const std::vector<std::string>& run_ids) {
+  return impl_->DeleteForRuns(run_ids);
+}
+
+Status RocksDbCheckpointer::CopyThread(std::string_view source,
+                                       std::string_view target) {
+  return impl_->CopyThread(source, target);
+}
+
+Status RocksDbCheckpointer::Prune(const std::vector<std::string>& thread_ids,
+                                  PruneStrategy strategy, size_t keep_last) {
+  return impl_->Prune(thread_ids, strategy, keep_last);
+}
+
+Result<DeltaHistory> RocksDbCheckpointer::GetDeltaChannelHistory(
+    const CheckpointConfig& config, const std::vector<std::string>& channels) {
+  return impl_->GetDeltaChannelHistory(config, channels);
+}
+
+Result<ThreadPage> RocksDbCheckpointer::ListThreads(
+    const ListThreadsOptions& options) {
+  return impl_->ListThreads(options);
+}
+
+Status RocksDbCheckpointer::Compact() { return impl_->Compact(); }
+
+Result<StoreStats> RocksDbCheckpointer::Stats() { return impl_->Stats(); }
+
+}  // namespace rockpoint

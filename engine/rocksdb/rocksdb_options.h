@@ -1,0 +1,50 @@
+// RocksDB options for the rockpoint layout: the column families, their
+// table options and the prefix extractor that matches the tuple keys.
+//
+//   * checkpoints, blobs, writes: prefix extractor = the first three tuple
+//     elements (tag, thread, ns), so a prefix bloom filter answers "does this
+//     file hold anything of (thread, ns)" for the latest-checkpoint seek, the
+//     writes scan and the delta walk; whole-key bloom filters (10 bits/key)
+//     serve the point reads (get by id, blob MultiGet).
+//   * blobs, writes: zstd (when the RocksDB build supports it), and values of
+//     at least blob_file_min_bytes go to blob files.
+//   * index, meta: no prefix extractor (the ts and run scans cross
+//     prefixes); whole-key bloom filters.
+//   * memtables: whole-key and prefix blooms (put's existence checks mostly
+//     miss) and insert hints per prefix (keys of a (thread, ns), of a run,
+//     and the ts order grow at their end), which need
+//     allow_concurrent_memtable_write = false.
+//   * one LRU block cache of block_cache_bytes shared by all families.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/rocksdb/rocksdb_checkpointer.h"
+
+namespace rockpoint {
+
+// Column family names, in the order of the handles Open returns.
+inline constexpr const char* kCheckpointsFamily = "checkpoints";
+inline constexpr const char* kBlobsFamily = "blobs";
+inline constexpr const char* kWritesFamily = "writes";
+inline constexpr const char* kIndexFamily = "index";
+inline constexpr const char* kMetaFamily = "meta";
+
+// Number of leading tuple elements the prefix extractor keeps.
+inline constexpr int kPrefixElements = 3;
+
+struct StoreOptions {
+  rocksdb::DBOptions db;
+  // default (unused, required by RocksDB), then the five families above.
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+};
+
+StoreOptions MakeStoreOptions(const RocksDbOptions& options);
+
+}  // namespace rockpoint

@@ -1,0 +1,164 @@
+// Put and PutWrites: each one WriteBatch. The reads they need first (does a
+// blob exist, does a regular write exist, what did an overwritten record
+// index) run under the thread's stripe lock, together with the write.
+#include "engine/rocksdb/key_layout.h"
+#include "engine/rocksdb/rocksdb_impl.h"
+#include "engine/validation.h"
+
+namespace rockpoint {
+namespace {
+
+namespace layout = rocksdb_layout;
+
+// The stored record of a put: the checkpoint without its values (values
+// live only in blobs, one per new version).
+serde::CheckpointRecord MakeRecord(const CheckpointConfig& config,
+                                   const Checkpoint& checkpoint,
+                                   const Metadata& metadata,
+                                   const ChannelVersions& new_versions) {
+  serde::CheckpointRecord record;
+  record.header.parent_id = config.checkpoint_id;
+  record.header.channel_versions = checkpoint.channel_versions;
+  for (const auto& [channel, version] : new_versions) {
+    if (checkpoint.channel_values.contains(channel)) {
+      record.header.stored_channels.push_back(channel);  // map order: sorted
+    }
+  }
+  record.v = checkpoint.v;
+  record.ts = checkpoint.ts;
+  record.versions_seen = checkpoint.versions_seen;
+  record.updated_channels = checkpoint.updated_channels;
+  record.pending_sends = checkpoint.pending_sends;
+  record.metadata = metadata;
+  return record;
+}
+
+// Point reads of `keys` (in `families`), one MultiGet. found[i] tells
+// whether keys[i] exists; values[i] holds its value.
+Status MultiGetExisting(rocksdb::DB* db,
+                        std::vector<rocksdb::ColumnFamilyHandle*>& families,
+                        const std::vector<std::string>& keys,
+                        std::vector<rocksdb::PinnableSlice>& values,
+                        std::vector<bool>& found, std::string_view context) {
+  const size_t count = keys.size();
+  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+  std::vector<rocksdb::Status> statuses(count);
+  values = std::vector<rocksdb::PinnableSlice>(count);
+  found.assign(count, false);
+  if (count == 0) return Status::OK();
+  db->MultiGet(rocksdb::ReadOptions(), count, families.data(), slices.data(),
+               values.data(), statuses.data());
+  for (size_t i = 0; i < count; ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    RP_RETURN_IF_ERROR(ToStatus(statuses[i], context));
+    found[i] = true;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
+    const CheckpointConfig& config, const Checkpoint& checkpoint,
+    const Metadata& metadata, const ChannelVersions& new_versions) {
+  RP_RETURN_IF_ERROR(CheckWritable());
+  RP_RETURN_IF_ERROR(
+      ValidatePut(config, checkpoint, metadata, new_versions, options.limits));
+  const std::string& thread = *config.thread_id;
+  const std::string ns(NamespaceOf(config));
+  const std::string& id = checkpoint.id;
+  const std::string record_key = layout::CheckpointKey(thread, ns, id);
+  const std::string record_bytes = serde::EncodeCheckpointRecord(
+      MakeRecord(config, checkpoint, metadata, new_versions));
+  const std::optional<std::string> run_id = IndexedRunId(metadata);
+
+  // keys[0]: the record (overwrite clean-up); then one blob per new version.
+  std::vector<std::string> keys{record_key};
+  std::vector<rocksdb::ColumnFamilyHandle*> families{checkpoints};
+  for (const auto& [channel, version] : new_versions) {
+    keys.push_back(layout::BlobKey(thread, ns, channel, version));
+    families.push_back(blobs);
+  }
+
+  auto guard = locks.Lock({thread});
+  std::vector<rocksdb::PinnableSlice> values;
+  std::vector<bool> found;
+  RP_RETURN_IF_ERROR(
+      MultiGetExisting(db.get(), families, keys, values, found, "put"));
+
+  rocksdb::WriteBatch batch;
+  batch.Put(checkpoints, record_key, record_bytes);
+  size_t position = 1;
+  for (const auto& [channel, version] : new_versions) {
+    if (!found[position]) {
+      serde::BlobRecord blob;
+      const auto value = checkpoint.channel_values.find(channel);
+      blob.empty = value == checkpoint.channel_values.end();
+      if (!blob.empty) blob.value = value->second;
+      batch.Put(blobs, keys[position], serde::EncodeBlobRecord(blob));
+    }
+    ++position;
+  }
+  if (found[0]) {
+    // Overwriting a checkpoint: drop index entries the new record does not
+    // re-create. An undecodable old record is simply replaced.
+    auto old = serde::DecodeCheckpointRecord(values[0].ToStringView());
+    if (old.ok()) {
+      const auto old_run = IndexedRunId(old->metadata);
+      if (old_run && old_run != run_id) {
+        batch.Delete(index, layout::RunKey(*old_run, thread, ns, id));
+      }
+      if (old->header.hidden) {
+        batch.Delete(index, layout::HiddenKey(thread, ns, id));
+      }
+    }
+  }
+  batch.Put(index, layout::ThreadKey(thread, ns), "");
+  batch.Put(index, layout::TimestampKey(id, thread, ns), "");
+  if (run_id) batch.Put(index, layout::RunKey(*run_id, thread, ns, id), "");
+  RP_RETURN_IF_ERROR(Write(batch, "put"));
+  return CheckpointConfig{thread, ns, id};
+}
+
+Status RocksDbCheckpointer::Impl::PutWrites(
+    const CheckpointConfig& config,
+    const std::vector<ChannelWrite>& channel_writes, std::string_view task_id,
+    std::string_view task_path) {
+  RP_RETURN_IF_ERROR(CheckWritable());
+  RP_RETURN_IF_ERROR(ValidatePutWrites(config, channel_writes, task_id,
+                                       task_path, options.limits));
+  const std::string& thread = *config.thread_id;
+  const std::string_view ns = NamespaceOf(config);
+  const std::string& checkpoint_id = *config.checkpoint_id;
+
+  std::vector<std::string> keys;
+  keys.reserve(channel_writes.size());
+  std::vector<std::string> regular_keys;  // first wins: need a read
+  for (size_t i = 0; i < channel_writes.size(); ++i) {
+    keys.push_back(layout::WriteKey(thread, ns, checkpoint_id, task_path,
+                                    task_id,
+                                    WriteIndex(channel_writes[i].channel, i)));
+    if (!SpecialWriteIndex(channel_writes[i].channel))
+      regular_keys.push_back(keys[i]);
+  }
+
+  auto guard = locks.Lock({thread});
+  std::vector<rocksdb::ColumnFamilyHandle*> families(regular_keys.size(),
+                                                     writes);
+  std::vector<rocksdb::PinnableSlice> values;
+  std::vector<bool> found;
+  RP_RETURN_IF_ERROR(MultiGetExisting(db.get(), families, regular_keys, values,
+                                      found, "put_writes"));
+  rocksdb::WriteBatch batch;
+  size_t regular = 0;
+  for (size_t i = 0; i < channel_writes.size(); ++i) {
+    if (!SpecialWriteIndex(channel_writes[i].channel) && found[regular++])
+      continue;
+    batch.Put(writes, keys[i],
+              serde::EncodeWriteRecord(
+                  {channel_writes[i].channel, channel_writes[i].value}));
+  }
+  return Write(batch, "put_writes");
+}
+
+}  // namespace rockpoint

@@ -1,0 +1,155 @@
+// Reading one checkpoint: get_tuple (latest: one reverse seek; by id: one
+// point read), the blob MultiGet that resolves its channel_versions, and the
+// prefix scan of its writes.
+#include "engine/rocksdb/key_layout.h"
+#include "engine/rocksdb/rocksdb_impl.h"
+#include "engine/validation.h"
+#include "keys/tuple.h"
+
+namespace rockpoint {
+
+namespace layout = rocksdb_layout;
+
+Result<std::optional<serde::CheckpointRecord>>
+RocksDbCheckpointer::Impl::ReadRecord(const rocksdb::ReadOptions& read,
+                                      std::string_view thread,
+                                      std::string_view ns,
+                                      std::string_view checkpoint_id) {
+  const std::string key = layout::CheckpointKey(thread, ns, checkpoint_id);
+  rocksdb::PinnableSlice value;
+  rocksdb::Status status = db->Get(read, checkpoints, key, &value);
+  if (status.IsNotFound()) return std::optional<serde::CheckpointRecord>();
+  RP_RETURN_IF_ERROR(ToStatus(status, "read " + keys::Describe(key)));
+  RP_ASSIGN_OR_RETURN(auto record, DecodeRecordAt(key, value.ToStringView()));
+  return std::optional<serde::CheckpointRecord>(std::move(record));
+}
+
+Result<std::vector<std::string>> RocksDbCheckpointer::Impl::Namespaces(
+    const rocksdb::ReadOptions& read, std::string_view thread) const {
+  std::vector<std::string> namespaces;
+  auto scan =
+      Scan(index, read, layout::ThreadPrefix(layout::kThreadTag, thread));
+  for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
+    RP_ASSIGN_OR_RETURN(auto parts,
+                        layout::ParseThreadKey(scan->it->key().ToStringView()));
+    namespaces.push_back(std::move(parts.ns));
+  }
+  RP_RETURN_IF_ERROR(scan->status("read namespaces"));
+  return namespaces;
+}
+
+Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
+    const rocksdb::ReadOptions& read, std::string_view thread,
+    std::string_view ns, std::string_view checkpoint_id) {
+  std::vector<PendingWrite> result;
+  auto scan =
+      Scan(writes, read, layout::WritePrefix(thread, ns, checkpoint_id));
+  for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
+    const std::string_view key = scan->it->key().ToStringView();
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
+    auto record = serde::DecodeWriteRecord(scan->it->value().ToStringView());
+    if (!record.ok()) {
+      return layout::CorruptionAt("write record", key, record.status());
+    }
+    result.push_back(
+        PendingWrite{std::move(parts.task_id), std::move(record->channel),
+                     std::move(record->value), std::move(parts.task_path),
+                     parts.idx, std::string(checkpoint_id)});
+  }
+  RP_RETURN_IF_ERROR(scan->status("scan writes"));
+  return result;
+}
+
+Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
+    const rocksdb::ReadOptions& read, std::string_view thread,
+    std::string_view ns, std::string_view checkpoint_id,
+    serde::CheckpointRecord record) {
+  CheckpointTuple tuple;
+  tuple.config = CheckpointConfig{std::string(thread), std::string(ns),
+                                  std::string(checkpoint_id)};
+  if (record.header.parent_id) {
+    tuple.parent_config = CheckpointConfig{std::string(thread), std::string(ns),
+                                           *record.header.parent_id};
+  }
+  Checkpoint& checkpoint = tuple.checkpoint;
+  checkpoint.v = record.v;
+  checkpoint.id = std::string(checkpoint_id);
+  checkpoint.ts = std::move(record.ts);
+  checkpoint.versions_seen = std::move(record.versions_seen);
+  checkpoint.updated_channels = std::move(record.updated_channels);
+  checkpoint.pending_sends = std::move(record.pending_sends);
+  checkpoint.channel_versions = std::move(record.header.channel_versions);
+  tuple.metadata = std::move(record.metadata);
+
+  // Values: one MultiGet for the checkpoint's own (channel, version) pairs.
+  const size_t count = checkpoint.channel_versions.size();
+  if (count > 0) {
+    std::vector<std::string> keys;
+    keys.reserve(count);
+    for (const auto& [channel, version] : checkpoint.channel_versions) {
+      keys.push_back(layout::BlobKey(thread, ns, channel, version));
+    }
+    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+    std::vector<rocksdb::PinnableSlice> values(count);
+    std::vector<rocksdb::Status> statuses(count);
+    db->MultiGet(read, blobs, count, slices.data(), values.data(),
+                 statuses.data());
+    size_t i = 0;
+    for (const auto& [channel, version] : checkpoint.channel_versions) {
+      const size_t at = i++;
+      if (statuses[at].IsNotFound()) continue;
+      RP_RETURN_IF_ERROR(
+          ToStatus(statuses[at], "read " + keys::Describe(keys[at])));
+      auto blob = serde::DecodeBlobRecord(values[at].ToStringView());
+      if (!blob.ok()) {
+        return layout::CorruptionAt("blob record", keys[at], blob.status());
+      }
+      if (!blob->empty) {
+        checkpoint.channel_values.emplace(channel, std::move(blob->value));
+      }
+    }
+  }
+  RP_ASSIGN_OR_RETURN(tuple.pending_writes,
+                      ReadWrites(read, thread, ns, checkpoint_id));
+  return tuple;
+}
+
+Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::Impl::GetTuple(
+    const CheckpointConfig& config) {
+  if (!config.thread_id) return std::optional<CheckpointTuple>();
+  const std::string& thread = *config.thread_id;
+  const std::string_view ns = NamespaceOf(config);
+  ScopedSnapshot snapshot(db.get());
+  const rocksdb::ReadOptions read = snapshot.Read();
+
+  if (config.checkpoint_id) {
+    RP_ASSIGN_OR_RETURN(auto record,
+                        ReadRecord(read, thread, ns, *config.checkpoint_id));
+    if (!record || record->header.hidden) {
+      return std::optional<CheckpointTuple>();
+    }
+    RP_ASSIGN_OR_RETURN(auto tuple,
+                        AssembleTuple(read, thread, ns, *config.checkpoint_id,
+                                      std::move(*record)));
+    return std::optional<CheckpointTuple>(std::move(tuple));
+  }
+
+  // Latest: one reverse seek in ("cp", thread, ns), skipping hidden ones.
+  auto scan = Scan(checkpoints, read,
+                   layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
+  for (scan->SeekToLast(); scan->Valid(); scan->it->Prev()) {
+    const std::string_view key = scan->it->key().ToStringView();
+    RP_ASSIGN_OR_RETURN(auto record,
+                        DecodeRecordAt(key, scan->it->value().ToStringView()));
+    if (record.header.hidden) continue;
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
+    RP_ASSIGN_OR_RETURN(auto tuple,
+                        AssembleTuple(read, thread, ns, parts.checkpoint_id,
+                                      std::move(record)));
+    return std::optional<CheckpointTuple>(std::move(tuple));
+  }
+  RP_RETURN_IF_ERROR(scan->status("get_tuple"));
+  return std::optional<CheckpointTuple>();
+}
+
+}  // namespace rockpoint

@@ -1,0 +1,205 @@
+// prune, delete_for_runs and copy_thread. Each is one WriteBatch per call
+// (atomic across every thread it touches), computed at one snapshot while
+// the stripe locks of the touched threads are held; the delta-safety rule
+// (retention_family.h) decides what stays hidden.
+#include <set>
+
+#include "engine/rocksdb/key_layout.h"
+#include "engine/rocksdb/retention_family.h"
+#include "engine/rocksdb/rocksdb_impl.h"
+#include "keys/tuple.h"
+
+namespace rockpoint {
+
+namespace layout = rocksdb_layout;
+
+Status RocksDbCheckpointer::Impl::Prune(
+    const std::vector<std::string>& thread_ids, PruneStrategy strategy,
+    size_t keep_last) {
+  RP_RETURN_IF_ERROR(CheckWritable());
+  if (strategy != PruneStrategy::kKeepLatest &&
+      strategy != PruneStrategy::kDelete) {
+    return Status::InvalidArgument("strategy is not keep_latest or delete");
+  }
+  if (strategy == PruneStrategy::kKeepLatest && keep_last == 0) {
+    return Status::InvalidArgument(
+        "keep_last must be >= 1 for the keep_latest strategy, got 0");
+  }
+  const std::set<std::string_view> threads(thread_ids.begin(),
+                                           thread_ids.end());
+  auto guard =
+      locks.Lock(std::vector<std::string_view>(threads.begin(), threads.end()));
+  ScopedSnapshot snapshot(db.get());
+  const rocksdb::ReadOptions read = snapshot.Read();
+  rocksdb::WriteBatch batch;
+  for (std::string_view thread : threads) {
+    if (strategy == PruneStrategy::kDelete) {
+      RP_RETURN_IF_ERROR(AddDeleteThread(read, thread, batch));
+      continue;
+    }
+    RP_ASSIGN_OR_RETURN(auto namespaces, Namespaces(read, thread));
+    for (const std::string& ns : namespaces) {
+      RP_ASSIGN_OR_RETURN(auto family, LoadFamily(*this, read, thread, ns));
+      const std::vector<std::string> visible = family.VisibleNewestFirst();
+      const size_t kept = std::min(keep_last, visible.size());
+      const std::set<std::string> survivors(visible.begin(),
+                                            visible.begin() + kept);
+      RP_RETURN_IF_ERROR(AddRetention(*this, read, family, survivors, batch));
+    }
+  }
+  return Write(batch, "prune");
+}
+
+Status RocksDbCheckpointer::Impl::DeleteForRuns(
+    const std::vector<std::string>& run_ids) {
+  RP_RETURN_IF_ERROR(CheckWritable());
+  const std::set<std::string> runs(run_ids.begin(), run_ids.end());
+  // The (thread, ns) pairs the run index points at. A put racing with this
+  // scan on another thread is ordered after the deletion.
+  std::set<std::pair<std::string, std::string>> families;
+  {
+    ScopedSnapshot snapshot(db.get());
+    for (const std::string& run_id : runs) {
+      auto scan = Scan(index, snapshot.Read(), layout::RunPrefix(run_id));
+      for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
+        RP_ASSIGN_OR_RETURN(
+            auto parts, layout::ParseRunKey(scan->it->key().ToStringView()));
+        families.emplace(std::move(parts.thread), std::move(parts.ns));
+      }
+      RP_RETURN_IF_ERROR(scan->status("scan run index"));
+    }
+  }
+  if (families.empty()) return Status::OK();
+
+  std::vector<std::string_view> threads;
+  for (const auto& [thread, ns] : families) threads.push_back(thread);
+  auto guard = locks.Lock(threads);
+  ScopedSnapshot snapshot(db.get());
+  const rocksdb::ReadOptions read = snapshot.Read();
+  rocksdb::WriteBatch batch;
+  for (const auto& [thread, ns] : families) {
+    RP_ASSIGN_OR_RETURN(auto family, LoadFamily(*this, read, thread, ns));
+    std::set<std::string> survivors;
+    bool hit = false;
+    for (const auto& [id, record] : family.records) {
+      if (record.header.hidden) continue;
+      const auto run_id = IndexedRunId(record.metadata);
+      if (run_id && runs.contains(*run_id)) {
+        hit = true;
+      } else {
+        survivors.insert(id);
+      }
+    }
+    if (!hit) continue;
+    RP_RETURN_IF_ERROR(AddRetention(*this, read, family, survivors, batch));
+  }
+  return Write(batch, "delete_for_runs");
+}
+
+Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
+                                             std::string_view target) {
+  RP_RETURN_IF_ERROR(CheckWritable());
+  if (source == target) return Status::OK();
+  auto guard = locks.Lock({source, target});
+  ScopedSnapshot snapshot(db.get());
+  const rocksdb::ReadOptions read = snapshot.Read();
+  rocksdb::WriteBatch batch;
+
+  // Records the target already has under a copied key: their index entries
+  // may need replacing.
+  std::map<std::string, serde::CheckpointRecord> existing;
+  {
+    auto scan = Scan(checkpoints, read,
+                     layout::ThreadPrefix(layout::kCheckpointTag, target));
+    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
+      auto record =
+          serde::DecodeCheckpointRecord(scan->it->value().ToStringView());
+      if (record.ok()) {
+        existing.emplace(scan->it->key().ToString(), std::move(*record));
+      }
+    }
+    RP_RETURN_IF_ERROR(scan->status("copy_thread"));
+  }
+
+  // Records: copied byte for byte (they do not name their thread).
+  auto records = Scan(checkpoints, read,
+                      layout::ThreadPrefix(layout::kCheckpointTag, source));
+  for (records->Seek(records->prefix); records->Valid(); records->it->Next()) {
+    const std::string_view key = records->it->key().ToStringView();
+    const std::string_view value = records->it->value().ToStringView();
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
+    RP_ASSIGN_OR_RETURN(auto record, DecodeRecordAt(key, value));
+    const std::string& ns = parts.ns;
+    const std::string& id = parts.checkpoint_id;
+    const std::string copy_key =
+        layout::WithThread(key, layout::kCheckpointTag, source, target);
+    const auto run_id = IndexedRunId(record.metadata);
+    if (const auto old = existing.find(copy_key); old != existing.end()) {
+      const auto old_run = IndexedRunId(old->second.metadata);
+      if (old_run && (record.header.hidden || old_run != run_id)) {
+        batch.Delete(index, layout::RunKey(*old_run, target, ns, id));
+      }
+      if (old->second.header.hidden && !record.header.hidden) {
+        batch.Delete(index, layout::HiddenKey(target, ns, id));
+      }
+    }
+    batch.Put(checkpoints, copy_key, value);
+    batch.Put(index, layout::ThreadKey(target, ns), "");
+    if (record.header.hidden) {
+      batch.Put(index, layout::HiddenKey(target, ns, id), "");
+      batch.Delete(index, layout::TimestampKey(id, target, ns));
+    } else {
+      batch.Put(index, layout::TimestampKey(id, target, ns), "");
+      if (run_id) batch.Put(index, layout::RunKey(*run_id, target, ns, id), "");
+    }
+  }
+  RP_RETURN_IF_ERROR(records->status("copy_thread"));
+
+  // Blobs: the target ends up with the source's value under each copied
+  // key, so copies read exactly what the source reads.
+  auto values =
+      Scan(blobs, read, layout::ThreadPrefix(layout::kBlobTag, source));
+  for (values->Seek(values->prefix); values->Valid(); values->it->Next()) {
+    batch.Put(blobs,
+              layout::WithThread(values->it->key().ToStringView(),
+                                 layout::kBlobTag, source, target),
+              values->it->value());
+  }
+  RP_RETURN_IF_ERROR(values->status("copy_thread"));
+
+  // Writes: the source's writes of a checkpoint replace the target's writes
+  // of that checkpoint as a whole.
+  std::set<std::string> target_writes;
+  {
+    auto scan =
+        Scan(writes, read, layout::ThreadPrefix(layout::kWriteTag, target));
+    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
+      target_writes.insert(scan->it->key().ToString());
+    }
+    RP_RETURN_IF_ERROR(scan->status("copy_thread"));
+  }
+  std::string group;  // WritePrefix of the checkpoint being copied
+  auto pending =
+      Scan(writes, read, layout::ThreadPrefix(layout::kWriteTag, source));
+  for (pending->Seek(pending->prefix); pending->Valid(); pending->it->Next()) {
+    const std::string_view key = pending->it->key().ToStringView();
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
+    std::string prefix =
+        layout::WritePrefix(target, parts.ns, parts.checkpoint_id);
+    if (prefix != group) {
+      group = std::move(prefix);
+      const std::string upper = keys::TuplePrefixUpperBound(group);
+      for (auto old = target_writes.lower_bound(group);
+           old != target_writes.end() && *old < upper; ++old) {
+        batch.Delete(writes, *old);
+      }
+    }
+    batch.Put(writes,
+              layout::WithThread(key, layout::kWriteTag, source, target),
+              pending->it->value());
+  }
+  RP_RETURN_IF_ERROR(pending->status("copy_thread"));
+  return Write(batch, "copy_thread");
+}
+
+}  // namespace rockpoint
