@@ -20,6 +20,7 @@
 // each tuple has exactly one encoding.
 #include "keys/tuple.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <limits>
@@ -95,11 +96,19 @@ void AppendInt(std::string* out, int64_t value) {
   }
 }
 
+// Appends "...(+N bytes)" when `elided` bytes were left out of a rendering.
+void AppendElided(std::string* out, size_t elided) {
+  if (elided == 0) return;
+  out->append("...(+" + std::to_string(elided) + " bytes)");
+}
+
 // Appends `raw` for Describe(): printable ASCII as is, `"` and `\` escaped
 // with a backslash, every other byte as \xNN.
-void AppendQuoted(std::string* out, std::string_view raw) {
+void AppendQuoted(std::string* out, std::string_view raw, size_t max_bytes) {
+  const size_t shown =
+      max_bytes == 0 ? raw.size() : std::min(raw.size(), max_bytes);
   out->push_back('"');
-  for (char c : raw) {
+  for (char c : raw.substr(0, shown)) {
     const auto byte = static_cast<uint8_t>(c);
     if (c == '"' || c == '\\') {
       out->push_back('\\');
@@ -112,6 +121,7 @@ void AppendQuoted(std::string* out, std::string_view raw) {
     }
   }
   out->push_back('"');
+  AppendElided(out, raw.size() - shown);
 }
 
 }  // namespace
@@ -317,16 +327,20 @@ std::string TuplePrefixUpperBound(std::string_view encoded_prefix) {
   return bound;
 }
 
-std::string Describe(std::string_view encoded) {
+std::string Describe(std::string_view encoded, size_t max_element_bytes) {
   Result<Tuple> tuple = Decode(encoded);
   std::string out;
   if (!tuple.ok()) {
     // Not a tuple: every byte as two hex digits, space separated.
+    const size_t shown = max_element_bytes == 0
+                             ? encoded.size()
+                             : std::min(encoded.size(), max_element_bytes);
     out = "<not a tuple:";
-    for (char c : encoded) {
+    for (char c : encoded.substr(0, shown)) {
       out.push_back(' ');
       out.append(HexByte(static_cast<uint8_t>(c)));
     }
+    AppendElided(&out, encoded.size() - shown);
     out.push_back('>');
     return out;
   }
@@ -339,9 +353,9 @@ std::string Describe(std::string_view encoded) {
       out.append("null");
     } else if (const auto* bytes = std::get_if<Bytes>(&element)) {
       out.push_back('b');
-      AppendQuoted(&out, bytes->data);
+      AppendQuoted(&out, bytes->data, max_element_bytes);
     } else if (const auto* text = std::get_if<std::string>(&element)) {
-      AppendQuoted(&out, *text);
+      AppendQuoted(&out, *text, max_element_bytes);
     } else {
       out.append(std::to_string(std::get<int64_t>(element)));
     }

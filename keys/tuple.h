@@ -112,7 +112,12 @@ std::string TuplePrefixUpperBound(std::string_view encoded_prefix);
 
 // Human-readable rendering of a key for dumps and error messages, e.g.
 // ("cp", "thread-1", "", "1ef...") ; non-printable bytes as \xNN. Falls back
-// to a hex dump if the key does not decode.
-std::string Describe(std::string_view encoded);
+// to a hex dump if the key does not decode. A string element (or the hex
+// dump) longer than `max_element_bytes` shows its first max_element_bytes
+// bytes followed by `...(+N bytes)`, so a megabyte-long thread id cannot
+// flood an error message; 0 means no limit (full dumps).
+inline constexpr size_t kDescribeDefaultMaxBytes = 64;
+std::string Describe(std::string_view encoded,
+                     size_t max_element_bytes = kDescribeDefaultMaxBytes);
 
 }  // namespace rockpoint::keys

@@ -231,6 +231,18 @@ TEST_CASE("Describe renders special bytes and falls back to hex") {
   CHECK(Describe(FromHex("ff")) == "<not a tuple: ff>");
 }
 
+TEST_CASE("Describe elides long elements so a 1 MB thread id stays short") {
+  const std::string thread(1 << 20, 'x');
+  const std::string key = Encode({std::string("cp"), thread, std::string("")});
+  const std::string shown = Describe(key);
+  CHECK(shown ==
+        "(\"cp\", \"" + std::string(64, 'x') + "\"...(+1048512 bytes), \"\")");
+  CHECK(Describe(key, 0).size() > thread.size());  // 0: no limit.
+  const std::string garbage(200, '\x03');          // not a tuple
+  const std::string hex = Describe(garbage, 4);
+  CHECK(hex == "<not a tuple: 03 03 03 03...(+196 bytes)>");
+}
+
 TEST_CASE("PrefixSuccessor examples") {
   CHECK(PrefixSuccessor("") == "");
   CHECK(PrefixSuccessor("\xff") == "");
