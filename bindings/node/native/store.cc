@@ -1,0 +1,425 @@
+#include "native/store.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/memory_checkpointer.h"
+#include "native/addon.h"
+#include "native/convert.h"
+#include "native/cursor.h"
+#include "native/worker.h"
+
+namespace rockpoint::node {
+namespace {
+
+// Reads an optional boolean option; `fallback` when absent.
+bool BoolOption(const Napi::Object& options, const char* key, bool fallback) {
+  Napi::Value value = options.Get(key);
+  if (value.IsUndefined() || value.IsNull()) return fallback;
+  if (!value.IsBoolean()) {
+    throw Napi::TypeError::New(
+        options.Env(), std::string("options.") + key + " must be a boolean");
+  }
+  return value.As<Napi::Boolean>().Value();
+}
+
+// Reads an optional non-negative integer option; `fallback` when absent.
+uint64_t SizeOption(const Napi::Object& options, const char* key,
+                    uint64_t fallback) {
+  Napi::Value value = options.Get(key);
+  if (value.IsUndefined() || value.IsNull()) return fallback;
+  if (!value.IsNumber() || value.As<Napi::Number>().DoubleValue() < 0) {
+    throw Napi::TypeError::New(options.Env(), std::string("options.") + key +
+                                                  " must be a number >= 0");
+  }
+  return static_cast<uint64_t>(value.As<Napi::Number>().DoubleValue());
+}
+
+CheckpointerLimits LimitsOption(const Napi::Object& options) {
+  CheckpointerLimits limits;
+  limits.max_value_bytes =
+      SizeOption(options, "maxValueBytes", limits.max_value_bytes);
+  limits.max_id_bytes = SizeOption(options, "maxIdBytes", limits.max_id_bytes);
+  return limits;
+}
+
+Napi::Object OptionsArg(const Napi::CallbackInfo& info, size_t index) {
+  if (info.Length() <= index || info[index].IsUndefined() ||
+      info[index].IsNull()) {
+    return Napi::Object::New(info.Env());
+  }
+  if (!info[index].IsObject()) {
+    throw Napi::TypeError::New(info.Env(), "options must be an object");
+  }
+  return info[index].As<Napi::Object>();
+}
+
+Napi::Value Arg(const Napi::CallbackInfo& info, size_t index) {
+  return info.Length() > index ? info[index] : info.Env().Undefined();
+}
+
+Napi::Value Undefined(Napi::Env env, Done&) { return env.Undefined(); }
+
+}  // namespace
+
+Napi::Function NativeStore::Init(Napi::Env env) {
+  return DefineClass(
+      env, "NativeStore",
+      {StaticMethod<&NativeStore::OpenRocksDb>("openRocksDb"),
+       StaticMethod<&NativeStore::OpenMemory>("openMemory"),
+       InstanceAccessor<&NativeStore::Kind>("kind"),
+       InstanceMethod<&NativeStore::Put>("put"),
+       InstanceMethod<&NativeStore::PutWrites>("putWrites"),
+       InstanceMethod<&NativeStore::GetTuple>("getTuple"),
+       InstanceMethod<&NativeStore::List>("list"),
+       InstanceMethod<&NativeStore::DeleteThread>("deleteThread"),
+       InstanceMethod<&NativeStore::DeleteForRuns>("deleteForRuns"),
+       InstanceMethod<&NativeStore::CopyThread>("copyThread"),
+       InstanceMethod<&NativeStore::Prune>("prune"),
+       InstanceMethod<&NativeStore::GetDeltaChannelHistory>(
+           "getDeltaChannelHistory"),
+       InstanceMethod<&NativeStore::ListThreads>("listThreads"),
+       InstanceMethod<&NativeStore::Compact>("compact"),
+       InstanceMethod<&NativeStore::Stats>("stats"),
+       InstanceMethod<&NativeStore::Close>("close")});
+}
+
+Napi::Object NativeStore::Wrap(Napi::Env env,
+                               std::shared_ptr<Checkpointer> store,
+                               std::shared_ptr<RocksDbCheckpointer> rocks) {
+  Napi::Object object = GetAddonData(env).store_constructor.New({});
+  NativeStore* self = NativeStore::Unwrap(object);
+  self->store_ = std::move(store);
+  self->rocks_ = std::move(rocks);
+  return object;
+}
+
+NativeStore::NativeStore(const Napi::CallbackInfo& info)
+    : Napi::ObjectWrap<NativeStore>(info) {}
+
+std::shared_ptr<Checkpointer> NativeStore::Store(Napi::Env env) const {
+  if (!store_) ThrowIfError(env, Status::Aborted("store is closed"));
+  return store_;
+}
+
+std::shared_ptr<RocksDbCheckpointer> NativeStore::Rocks(Napi::Env env) const {
+  Store(env);
+  if (!rocks_) {
+    ThrowIfError(env, Status::InvalidArgument(
+                          "only a RocksDB store supports this call"));
+  }
+  return rocks_;
+}
+
+// openRocksDb({path, createIfMissing, syncWrites, readOnly,
+//              blobFileMinBytes, blockCacheBytes, maxValueBytes, maxIdBytes})
+Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object options = OptionsArg(info, 0);
+  RocksDbOptions rocks;
+  rocks.path = RequiredString(options.Get("path"), "options.path");
+  rocks.create_if_missing =
+      BoolOption(options, "createIfMissing", rocks.create_if_missing);
+  rocks.sync_writes = BoolOption(options, "syncWrites", rocks.sync_writes);
+  rocks.read_only = BoolOption(options, "readOnly", rocks.read_only);
+  rocks.blob_file_min_bytes =
+      SizeOption(options, "blobFileMinBytes", rocks.blob_file_min_bytes);
+  rocks.block_cache_bytes =
+      SizeOption(options, "blockCacheBytes", rocks.block_cache_bytes);
+  rocks.limits = LimitsOption(options);
+  using Opened = std::shared_ptr<RocksDbCheckpointer>;
+  return PromiseWorker<Opened>::Start(
+      env,
+      [rocks]() -> Result<Opened> {
+        auto opened = RocksDbCheckpointer::Open(rocks);
+        if (!opened.ok()) return opened.status();
+        return Opened(std::move(opened).value());
+      },
+      [](Napi::Env env, Opened& store) -> Napi::Value {
+        return Wrap(env, store, store);
+      });
+}
+
+// openMemory({maxValueBytes, maxIdBytes})
+Napi::Value NativeStore::OpenMemory(const Napi::CallbackInfo& info) {
+  Napi::Object options = OptionsArg(info, 0);
+  auto store = std::make_shared<MemoryCheckpointer>(LimitsOption(options));
+  return Wrap(info.Env(), std::move(store), nullptr);
+}
+
+Napi::Value NativeStore::Kind(const Napi::CallbackInfo& info) {
+  if (!store_) return Napi::String::New(info.Env(), "closed");
+  return Napi::String::New(info.Env(), rocks_ ? "rocksdb" : "memory");
+}
+
+// put(config, checkpoint, metadata, newVersions) -> config
+Napi::Value NativeStore::Put(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  CheckpointConfig config = ConfigFromJs(Arg(info, 0), "config");
+  Checkpoint checkpoint = CheckpointFromJs(Arg(info, 1));
+  Metadata metadata = ValueFromJs(Arg(info, 2), "metadata");
+  ChannelVersions new_versions = VersionsFromJs(Arg(info, 3), "newVersions");
+  return PromiseWorker<CheckpointConfig>::Start(
+      env,
+      [store, config = std::move(config), checkpoint = std::move(checkpoint),
+       metadata = std::move(metadata),
+       new_versions = std::move(new_versions)]() {
+        return store->Put(config, checkpoint, metadata, new_versions);
+      },
+      [](Napi::Env env, CheckpointConfig& out) -> Napi::Value {
+        return ConfigToJs(env, out);
+      });
+}
+
+// putWrites(config, [[channel, type, bytes]...], taskId, taskPath)
+Napi::Value NativeStore::PutWrites(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  CheckpointConfig config = ConfigFromJs(Arg(info, 0), "config");
+  std::vector<ChannelWrite> writes = WritesFromJs(Arg(info, 1));
+  std::string task_id = RequiredString(Arg(info, 2), "taskId");
+  Napi::Value path_arg = Arg(info, 3);
+  std::string task_path = path_arg.IsUndefined() || path_arg.IsNull()
+                              ? std::string()
+                              : RequiredString(path_arg, "taskPath");
+  return PromiseWorker<Done>::Start(
+      env,
+      StatusWork([store, config = std::move(config), writes = std::move(writes),
+                  task_id = std::move(task_id),
+                  task_path = std::move(task_path)]() {
+        return store->PutWrites(config, writes, task_id, task_path);
+      }),
+      Undefined);
+}
+
+// getTuple(config) -> raw tuple or null
+Napi::Value NativeStore::GetTuple(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  CheckpointConfig config = ConfigFromJs(Arg(info, 0), "config");
+  using Found = std::optional<CheckpointTuple>;
+  return PromiseWorker<Found>::Start(
+      env,
+      [store, config = std::move(config)]() { return store->GetTuple(config); },
+      [](Napi::Env env, Found& tuple) -> Napi::Value {
+        if (!tuple) return env.Null();
+        return TupleToJs(env, *tuple);
+      });
+}
+
+// list({config?, filter?, before?, limit?}, firstBatch = 16) ->
+//   {tuples: the first up to firstBatch raw tuples, cursor?: the rest (absent
+//   when the first batch is the whole result)}
+Napi::Value NativeStore::List(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  Napi::Object args = OptionsArg(info, 0);
+  ListOptions options;
+  Napi::Value config = args.Get("config");
+  if (!config.IsUndefined() && !config.IsNull()) {
+    options.config = ConfigFromJs(config, "config");
+  }
+  Napi::Value filter = args.Get("filter");
+  if (!filter.IsUndefined() && !filter.IsNull()) {
+    options.filter = ValueFromJs(filter, "filter");
+  }
+  Napi::Value before = args.Get("before");
+  if (!before.IsUndefined() && !before.IsNull()) {
+    options.before = ConfigFromJs(before, "before");
+  }
+  Napi::Value limit = args.Get("limit");
+  if (!limit.IsUndefined() && !limit.IsNull()) {
+    if (!limit.IsNumber() || limit.As<Napi::Number>().DoubleValue() < 0) {
+      throw Napi::TypeError::New(env, "limit must be a number >= 0");
+    }
+    options.limit = static_cast<size_t>(limit.As<Napi::Number>().DoubleValue());
+  }
+  uint32_t first = 16;
+  Napi::Value first_arg = Arg(info, 1);
+  if (first_arg.IsNumber()) {
+    first = std::max<uint32_t>(1, first_arg.As<Napi::Number>().Uint32Value());
+  }
+  struct Opened {
+    std::shared_ptr<CursorState> state;
+    std::vector<CheckpointTuple> batch;
+  };
+  return PromiseWorker<Opened>::Start(
+      env,
+      [store, options = std::move(options), first]() -> Result<Opened> {
+        auto cursor = store->List(options);
+        if (!cursor.ok()) return cursor.status();
+        auto state = std::make_shared<CursorState>();
+        state->store = store;
+        state->cursor = std::move(cursor).value();
+        auto batch = ReadBatch(*state, first);
+        if (!batch.ok()) return batch.status();
+        return Opened{std::move(state), std::move(batch).value()};
+      },
+      [first](Napi::Env env, Opened& opened) -> Napi::Value {
+        Napi::Object out = Napi::Object::New(env);
+        out.Set("tuples", BatchToJs(env, opened.batch));
+        if (opened.batch.size() >= first) {
+          out.Set("cursor", NativeCursor::Wrap(env, std::move(opened.state)));
+        }
+        return out;
+      });
+}
+
+Napi::Value NativeStore::DeleteThread(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  std::string thread_id = RequiredString(Arg(info, 0), "threadId");
+  return PromiseWorker<Done>::Start(
+      env, StatusWork([store, thread_id = std::move(thread_id)]() {
+        return store->DeleteThread(thread_id);
+      }),
+      Undefined);
+}
+
+Napi::Value NativeStore::DeleteForRuns(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  std::vector<std::string> run_ids = StringArray(Arg(info, 0), "runIds");
+  return PromiseWorker<Done>::Start(
+      env, StatusWork([store, run_ids = std::move(run_ids)]() {
+        return store->DeleteForRuns(run_ids);
+      }),
+      Undefined);
+}
+
+Napi::Value NativeStore::CopyThread(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  std::string source = RequiredString(Arg(info, 0), "sourceThreadId");
+  std::string target = RequiredString(Arg(info, 1), "targetThreadId");
+  return PromiseWorker<Done>::Start(
+      env,
+      StatusWork(
+          [store, source = std::move(source), target = std::move(target)]() {
+            return store->CopyThread(source, target);
+          }),
+      Undefined);
+}
+
+// prune(threadIds, "keep_latest" | "delete", keepLast)
+Napi::Value NativeStore::Prune(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  std::vector<std::string> thread_ids = StringArray(Arg(info, 0), "threadIds");
+  std::string name = RequiredString(Arg(info, 1), "strategy");
+  PruneStrategy strategy;
+  if (name == "keep_latest") {
+    strategy = PruneStrategy::kKeepLatest;
+  } else if (name == "delete") {
+    strategy = PruneStrategy::kDelete;
+  } else {
+    throw Napi::TypeError::New(
+        env,
+        "strategy must be \"keep_latest\" or \"delete\", got \"" + name + "\"");
+  }
+  size_t keep_last = 1;
+  Napi::Value keep = Arg(info, 2);
+  if (!keep.IsUndefined() && !keep.IsNull()) {
+    if (!keep.IsNumber() || keep.As<Napi::Number>().DoubleValue() < 1) {
+      throw Napi::TypeError::New(env, "keepLast must be a number >= 1");
+    }
+    keep_last = static_cast<size_t>(keep.As<Napi::Number>().DoubleValue());
+  }
+  return PromiseWorker<Done>::Start(
+      env,
+      StatusWork(
+          [store, thread_ids = std::move(thread_ids), strategy, keep_last]() {
+            return store->Prune(thread_ids, strategy, keep_last);
+          }),
+      Undefined);
+}
+
+// getDeltaChannelHistory(config, channels) -> {channel: {writes, seed?}}
+Napi::Value NativeStore::GetDeltaChannelHistory(
+    const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  CheckpointConfig config = ConfigFromJs(Arg(info, 0), "config");
+  std::vector<std::string> channels = StringArray(Arg(info, 1), "channels");
+  return PromiseWorker<DeltaHistory>::Start(
+      env,
+      [store, config = std::move(config), channels = std::move(channels)]() {
+        return store->GetDeltaChannelHistory(config, channels);
+      },
+      [](Napi::Env env, DeltaHistory& history) -> Napi::Value {
+        return DeltaHistoryToJs(env, history);
+      });
+}
+
+// listThreads({after?, limit?}) -> {threads, next_after?}
+Napi::Value NativeStore::ListThreads(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  Napi::Object args = OptionsArg(info, 0);
+  ListThreadsOptions options;
+  options.after = OptionalString(args, "after", "options");
+  options.limit = SizeOption(args, "limit", options.limit);
+  return PromiseWorker<ThreadPage>::Start(
+      env, [store, options]() { return store->ListThreads(options); },
+      [](Napi::Env env, ThreadPage& page) -> Napi::Value {
+        return ThreadPageToJs(env, page);
+      });
+}
+
+Napi::Value NativeStore::Compact(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto rocks = Rocks(env);
+  return PromiseWorker<Done>::Start(
+      env, StatusWork([rocks]() { return rocks->Compact(); }), Undefined);
+}
+
+Napi::Value NativeStore::Stats(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto rocks = Rocks(env);
+  return PromiseWorker<StoreStats>::Start(
+      env, [rocks]() { return rocks->Stats(); },
+      [](Napi::Env env, StoreStats& stats) -> Napi::Value {
+        auto number = [env](uint64_t n) {
+          return Napi::Number::New(env, static_cast<double>(n));
+        };
+        Napi::Object out = Napi::Object::New(env);
+        Napi::Array families =
+            Napi::Array::New(env, stats.column_families.size());
+        for (size_t i = 0; i < stats.column_families.size(); ++i) {
+          const ColumnFamilyStats& cf = stats.column_families[i];
+          Napi::Object item = Napi::Object::New(env);
+          item.Set("name", Napi::String::New(env, cf.name));
+          item.Set("live_sst_bytes", number(cf.live_sst_bytes));
+          item.Set("blob_file_bytes", number(cf.blob_file_bytes));
+          item.Set("estimated_keys", number(cf.estimated_keys));
+          families.Set(static_cast<uint32_t>(i), item);
+        }
+        out.Set("column_families", families);
+        out.Set("total_disk_bytes", number(stats.total_disk_bytes));
+        out.Set("bytes_written", number(stats.bytes_written));
+        out.Set("compaction_bytes_written",
+                number(stats.compaction_bytes_written));
+        return out;
+      });
+}
+
+// close() -> resolves once this object's reference is dropped, on the pool
+// (destroying a RocksDB store flushes and may block).
+Napi::Value NativeStore::Close(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<Checkpointer> store = std::move(store_);
+  rocks_.reset();
+  store_.reset();
+  return PromiseWorker<Done>::Start(
+      env,
+      [store]() mutable -> Result<Done> {
+        store.reset();
+        return Done{};
+      },
+      Undefined);
+}
+
+}  // namespace rockpoint::node

@@ -1,0 +1,133 @@
+// Metadata (and list filters) cross to the engine as rockpoint serde Values,
+// so the engine can compare filter values itself. This module turns a JS
+// value into the JSON-like shape native/convert.cc accepts, and back.
+//
+// null, boolean, number, string, Uint8Array, arrays and plain objects pass
+// as they are (undefined object members are dropped, undefined array items
+// become null). Any other object (Date, Map, Set, class instances such as
+// LangChain messages, ...) is serialized with the saver's serde and travels
+// as a marker {__rockpoint_serde__: true, type, bytes}; the engine stores it
+// as a tagged ext value and it is revived with serde.loadsTyped on read.
+// bigint, functions and symbols are rejected with a TypeError naming the
+// field.
+
+export const SERDE_MARKER = "__rockpoint_serde__";
+const MAX_DEPTH = 256;
+
+function isPlainObject(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(path) {
+  return path.length === 0 ? "metadata" : path;
+}
+
+function walk(value, serde, pending, path, depth) {
+  if (depth > MAX_DEPTH) {
+    throw new TypeError(
+      `${describe(path)} is nested deeper than ${MAX_DEPTH} levels (a cycle?)`,
+    );
+  }
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case "boolean":
+    case "number":
+    case "string":
+      return value;
+    case "bigint":
+    case "function":
+    case "symbol":
+      throw new TypeError(
+        `${describe(path)}: cannot store a ${typeof value} in checkpoint metadata`,
+      );
+    default:
+      break;
+  }
+  if (Array.isArray(value)) {
+    return value.map((item, i) =>
+      walk(item, serde, pending, `${path}[${i}]`, depth + 1),
+    );
+  }
+  if (value instanceof Uint8Array) return value;
+  if (isPlainObject(value) && !Object.hasOwn(value, SERDE_MARKER)) {
+    const out = {};
+    for (const key of Object.keys(value)) {
+      const member = value[key];
+      if (member === undefined) continue;
+      const child = path.length === 0 ? key : `${path}.${key}`;
+      const converted = walk(member, serde, pending, child, depth + 1);
+      if (key === "__proto__") {
+        Object.defineProperty(out, key, {
+          value: converted,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        out[key] = converted;
+      }
+    }
+    return out;
+  }
+  const marker = { [SERDE_MARKER]: true, type: "", bytes: null };
+  pending.push(
+    serde.dumpsTyped(value).then(([type, bytes]) => {
+      marker.type = type;
+      marker.bytes = bytes;
+    }),
+  );
+  return marker;
+}
+
+/**
+ * Converts `value` to the engine's JSON-like shape. The synchronous part
+ * (the walk, and the serde calls' synchronous work) runs before this
+ * function returns, so later mutation of `value` does not leak in.
+ */
+export function toNativeValue(value, serde) {
+  const pending = [];
+  const out = walk(value, serde, pending, "", 0);
+  if (pending.length === 0) return Promise.resolve(out);
+  return Promise.all(pending).then(() => out);
+}
+
+function isMarker(value) {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    !(value instanceof Uint8Array) &&
+    value[SERDE_MARKER] === true
+  );
+}
+
+/** Revives serde markers in a value read from the engine. */
+export async function fromNativeValue(value, serde) {
+  if (value === null || typeof value !== "object") return value;
+  if (value instanceof Uint8Array) return value;
+  if (Array.isArray(value)) {
+    return Promise.all(value.map((item) => fromNativeValue(item, serde)));
+  }
+  if (isMarker(value)) return serde.loadsTyped(value.type, value.bytes);
+  const entries = await Promise.all(
+    Object.keys(value).map(async (key) => [
+      key,
+      await fromNativeValue(value[key], serde),
+    ]),
+  );
+  const out = {};
+  for (const [key, member] of entries) {
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, {
+        value: member,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      out[key] = member;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Tests of the LangGraph.js binding: installs the npm packages when missing
+# or stale (npm ci from package-lock.json), builds the addon against the
+# CMake build in BUILD_DIR (default <repo>/build, as tools/setup.sh), then
+# runs every test with vitest (LangGraph's validation suite on RocksDB and
+# in-memory stores, the saver's own tests, the end-to-end graph tests).
+# Ends with one line "node: N passed, N failed, N skipped".
+#
+# Environment: BUILD_DIR, JOBS (default 2), NODEDIR (Node headers; default
+# /usr, so no header download happens). Extra arguments go to vitest.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+export BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+export JOBS="${JOBS:-2}"
+export NODEDIR="${NODEDIR:-/usr}"
+# Native npm packages (better-sqlite3, used by the comparison script) build
+# against the installed headers instead of downloading them.
+export npm_config_nodedir="${npm_config_nodedir:-$NODEDIR}"
+cd "$HERE"
+
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "bindings/node: node and npm are required" >&2
+  exit 1
+fi
+
+# npm ci only when node_modules does not match the lockfile.
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] ||
+    [ package.json -nt "$stamp" ]; then
+  echo "bindings/node: installing npm packages (npm ci)" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+node scripts/build.mjs
+
+results="$HERE/build/vitest-results.json"
+rm -f "$results"
+status=0
+"$HERE/node_modules/.bin/vitest" run --reporter=default --reporter=json \
+  --outputFile.json="$results" "$@" || status=$?
+
+if [ -f "$results" ]; then
+  # A crashed test file counts as a failure even if none of its tests did.
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    let failed = r.numFailedTests + (r.numFailedTestSuites ?? 0);
+    if (process.argv[2] !== "0" && failed === 0) failed = 1;
+    console.log(`node: ${r.numPassedTests} passed, ${failed} failed, ${skipped} skipped`);
+  ' "$results" "$status"
+else
+  echo "node: 0 passed, 1 failed"
+  [ "$status" -ne 0 ] || status=1
+fi
+exit "$status"
