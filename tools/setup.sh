@@ -30,6 +30,9 @@ install_packages() {
       missing+=("$pkg")
     fi
   done
+  # The LangGraph.js binding's tests need node and npm (Node 20 or newer).
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
   [ ${#missing[@]} -eq 0 ] && return 0
   echo "setup: installing ${missing[*]}" >&2
   local sudo=""
