@@ -159,36 +159,47 @@ Result<std::unique_ptr<TupleCursor>> MemoryCheckpointer::List(
   const bool one_thread = config && config->thread_id;
   const bool one_ns = config && config->checkpoint_ns;
   const bool one_id = config && config->checkpoint_id;
+  // Select and order first, then build only the tuples within the limit:
+  // values and writes are copied for what is returned, not for every match.
+  struct Match {
+    const std::string* id;
+    const std::string* thread_id;
+    const std::string* ns_name;
+    const Namespace* ns;
+  };
   std::vector<CheckpointTuple> tuples;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [thread_id, thread] : state_->threads) {
-      if (one_thread && thread_id != *config->thread_id) continue;
-      for (const auto& [ns_name, ns] : thread.namespaces) {
-        if (one_ns && ns_name != *config->checkpoint_ns) continue;
-        for (const auto& [id, cp] : ns.checkpoints) {
-          if (cp.hidden) continue;
-          if (one_id && id != *config->checkpoint_id) continue;
-          if (options.before && !(id < *options.before->checkpoint_id)) {
-            continue;
-          }
-          if (!MetadataMatches(cp.metadata, options.filter)) continue;
-          tuples.push_back(memory::BuildTuple(thread_id, ns_name, ns, id));
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Match> matches;
+  for (const auto& [thread_id, thread] : state_->threads) {
+    if (one_thread && thread_id != *config->thread_id) continue;
+    for (const auto& [ns_name, ns] : thread.namespaces) {
+      if (one_ns && ns_name != *config->checkpoint_ns) continue;
+      for (const auto& [id, cp] : ns.checkpoints) {
+        if (cp.hidden) continue;
+        if (one_id && id != *config->checkpoint_id) continue;
+        if (options.before && !(id < *options.before->checkpoint_id)) {
+          continue;
         }
+        if (!MetadataMatches(cp.metadata, options.filter)) continue;
+        matches.push_back({&id, &thread_id, &ns_name, &ns});
       }
     }
   }
   // Newest first across threads; equal ids by thread then namespace, also
   // descending.
-  std::sort(tuples.begin(), tuples.end(),
-            [](const CheckpointTuple& a, const CheckpointTuple& b) {
-              return std::tie(*a.config.checkpoint_id, *a.config.thread_id,
-                              *a.config.checkpoint_ns) >
-                     std::tie(*b.config.checkpoint_id, *b.config.thread_id,
-                              *b.config.checkpoint_ns);
-            });
-  if (options.limit && tuples.size() > *options.limit) {
-    tuples.resize(*options.limit);
+  const auto newer = [](const Match& a, const Match& b) {
+    return std::tie(*a.id, *a.thread_id, *a.ns_name) >
+           std::tie(*b.id, *b.thread_id, *b.ns_name);
+  };
+  const size_t count =
+      options.limit ? std::min(*options.limit, matches.size()) : matches.size();
+  std::partial_sort(matches.begin(), matches.begin() + count, matches.end(),
+                    newer);
+  tuples.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    const Match& m = matches[i];
+    tuples.push_back(
+        memory::BuildTuple(*m.thread_id, *m.ns_name, *m.ns, *m.id));
   }
   return std::unique_ptr<TupleCursor>(
       std::make_unique<SnapshotCursor>(std::move(tuples)));
