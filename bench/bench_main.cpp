@@ -1,0 +1,202 @@
+// rockpoint-bench: runs the benchmark sections and the storage-growth study,
+// prints the markdown report on stdout (progress on stderr), and writes
+// results.{md,csv,json}, storage_growth.csv and storage_growth.svg to --out.
+// Exit status: 0 on success, 1 if a store operation failed or an output
+// could not be written, 2 on bad flags.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "bench/bench_options.h"
+#include "bench/machine_info.h"
+#include "bench/operations.h"
+#include "bench/report.h"
+#include "bench/storage_growth.h"
+#include "bench/svg_plot.h"
+
+namespace rockpoint::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+Status WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return Status::IOError("cannot write " + path.string());
+  return Status::OK();
+}
+
+Status RunSections(BenchContext& ctx) {
+  struct Section {
+    const char* name;
+    Status (*run)(BenchContext&);
+  };
+  const Section sections[] = {{"put", RunPutSection},
+                              {"get", RunGetSection},
+                              {"list", RunListSection},
+                              {"delta", RunDeltaSection},
+                              {"retention", RunRetentionSection},
+                              {"runtime", RunRuntimeSection}};
+  for (const Section& section : sections) {
+    if (!ctx.options.Runs(section.name)) continue;
+    std::fprintf(stderr, "[%s]\n", section.name);
+    Stopwatch watch;
+    Status status = section.run(ctx);
+    std::fprintf(stderr, "[%s] %.1f s\n", section.name,
+                 watch.ElapsedMicros() / 1e6);
+    if (!status.ok()) {
+      return Status::Aborted(std::string(section.name) + ": " +
+                             status.ToString());
+    }
+  }
+  return Status::OK();
+}
+
+Status WriteGrowthOutputs(const fs::path& out, const std::string& csv) {
+  RP_RETURN_IF_ERROR(WriteFile(out / "storage_growth.csv", csv));
+  PlotSpec spec;
+  spec.title = "Checkpoint storage against conversation length";
+  spec.x_label = "turns (log scale)";
+  spec.y_label = "bytes on disk after compaction (log scale)";
+  spec.x_column = "turns";
+  spec.y_column = "live_bytes";
+  spec.series_column = "mode";
+  spec.reference_column = "user_bytes";
+  spec.reference_label = "raw message bytes";
+  RP_ASSIGN_OR_RETURN(std::string svg, PlotCsvToSvg(csv, spec));
+  return WriteFile(out / "storage_growth.svg", svg);
+}
+
+int Main(int argc, char** argv) {
+  BenchOptions options;
+#ifdef ROCKPOINT_BENCH_RESULTS_DIR
+  options.out_dir = ROCKPOINT_BENCH_RESULTS_DIR;
+#endif
+  CLI::App app{
+      "rockpoint-bench: rockpoint (RocksDB backend) against the SQLite "
+      "backend and raw RocksDB, and the storage-growth study"};
+  bool quick = false;
+  app.add_flag("--quick", quick, "small CI workload (seconds)");
+  app.add_option("--out", options.out_dir, "output directory")
+      ->capture_default_str();
+  app.add_option("--work-dir", options.work_dir,
+                 "scratch directory for the stores (default: a temp dir)");
+  app.add_option("--sections", options.sections,
+                 "put get list delta retention storage runtime")
+      ->delimiter(',')
+      ->check(CLI::IsMember(
+          {"put", "get", "list", "delta", "retention", "storage", "runtime"}));
+  app.add_option("--repetitions", options.repetitions)
+      ->check(CLI::Range(1, 100));
+  app.add_option("--warmup", options.warmup_ops, "warm-up calls per thread");
+  app.add_option("--ops", options.ops, "timed calls per repetition")
+      ->check(CLI::Range(size_t{1}, size_t{10000000}));
+  app.add_option("--sync-ops", options.sync_ops,
+                 "timed synced writes per repetition")
+      ->check(CLI::Range(size_t{1}, size_t{10000000}));
+  app.add_option("--slow-ops", options.slow_ops,
+                 "timed calls per repetition of slow operations")
+      ->check(CLI::Range(size_t{1}, size_t{10000000}));
+  app.add_option("--state-bytes", options.state_bytes)->delimiter(',');
+  app.add_option("--channels", options.channels)->delimiter(',');
+  app.add_option("--threads", options.threads, "writer threads")
+      ->delimiter(',');
+  app.add_option("--base-channels", options.base_channels);
+  app.add_option("--chains", options.chains, "delta-history chain lengths")
+      ->delimiter(',');
+  app.add_option("--turns", options.turns, "storage study: turns")
+      ->delimiter(',');
+  app.add_option("--message-bytes", options.message_bytes,
+                 "storage study and delta history: message size");
+  app.add_option("--snapshot-every", options.snapshot_every,
+                 "storage study: delta snapshot frequencies K")
+      ->delimiter(',');
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : 2;
+  }
+  if (quick) {
+    // --quick replaces every workload size; --out, --work-dir and
+    // --sections still apply.
+    BenchOptions given = options;
+    ApplyQuick(&options);
+    options.out_dir = given.out_dir;
+    options.work_dir = given.work_dir;
+    options.sections = given.sections;
+  }
+  for (const auto& list_empty :
+       {options.state_bytes.empty(), options.channels.empty(),
+        options.threads.empty(), options.chains.empty(),
+        options.turns.empty()}) {
+    if (list_empty) {
+      std::cerr << "rockpoint-bench: a size list is empty\n";
+      return 2;
+    }
+  }
+
+  Report report;
+  report.options = &options;
+  report.machine = CollectMachineInfo();
+  Stopwatch total;
+
+  auto scratch = Scratch::Create(options.work_dir);
+  if (!scratch.ok()) {
+    std::cerr << "rockpoint-bench: " << scratch.status().ToString() << "\n";
+    return 1;
+  }
+  BenchContext ctx{options, **scratch, {}, {}, {}};
+  Status status = RunSections(ctx);
+  if (status.ok() && options.Runs("storage")) {
+    std::fprintf(stderr, "[storage]\n");
+    Stopwatch watch;
+    auto growth = RunStorageGrowth(options, **scratch);
+    std::fprintf(stderr, "[storage] %.1f s\n", watch.ElapsedMicros() / 1e6);
+    if (growth.ok()) {
+      report.growth = std::move(*growth);
+    } else {
+      status = growth.status();
+    }
+  }
+  if (!status.ok()) {
+    std::cerr << "rockpoint-bench: " << status.ToString() << "\n";
+    return 1;
+  }
+  report.results = std::move(ctx.results);
+  report.not_done = std::move(ctx.not_done);
+  report.facts = std::move(ctx.facts);
+  report.machine.load_end = LoadAverage();
+  report.total_seconds = total.ElapsedMicros() / 1e6;
+  report.targets = CheckTargets(report);
+
+  const std::string markdown = RenderMarkdown(report);
+  std::cout << markdown << std::flush;
+  const fs::path out(options.out_dir);
+  std::error_code error;
+  fs::create_directories(out, error);
+  for (Status written :
+       {WriteFile(out / "results.md", markdown),
+        WriteFile(out / "results.csv", RenderResultsCsv(report)),
+        WriteFile(out / "results.json", RenderJson(report)),
+        report.growth.empty()
+            ? Status::OK()
+            : WriteGrowthOutputs(out, GrowthCsv(report.growth))}) {
+    if (!written.ok()) {
+      std::cerr << "rockpoint-bench: " << written.ToString() << "\n";
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "wrote %s/results.{md,csv,json}%s in %.1f s\n",
+               out.string().c_str(),
+               report.growth.empty() ? "" : ", storage_growth.{csv,svg}",
+               report.total_seconds);
+  return 0;
+}
+
+}  // namespace
+}  // namespace rockpoint::bench
+
+int main(int argc, char** argv) { return rockpoint::bench::Main(argc, argv); }

@@ -1,0 +1,35 @@
+#include "bench/bench_options.h"
+
+#include <algorithm>
+
+namespace rockpoint::bench {
+
+bool BenchOptions::Runs(const std::string& section) const {
+  return std::find(sections.begin(), sections.end(), section) != sections.end();
+}
+
+void ApplyQuick(BenchOptions* options) {
+  options->quick = true;
+  options->repetitions = 2;
+  options->warmup_ops = 5;
+  options->ops = 40;
+  options->sync_ops = 4;
+  options->slow_ops = 3;
+  options->state_bytes = {1024};
+  options->channels = {1, 10};
+  options->threads = {1, 2};
+  options->base_channels = 10;
+  options->read_threads = 10;
+  options->short_thread_length = 10;
+  options->long_thread_length = 100;
+  options->retention_thread_length = 10;
+  options->chains = {10, 100};
+  options->turns = {10, 50};
+  options->message_bytes = 256;
+  options->snapshot_every = {10};
+  options->load_repetitions = 3;
+  options->runtime_steps = 10;
+  options->runtime_memory_steps = 500;
+}
+
+}  // namespace rockpoint::bench

@@ -1,0 +1,83 @@
+// BenchOptions: every workload parameter of rockpoint-bench, with the full
+// run's defaults; QuickOptions() shrinks them for CI (--quick).
+//
+// Thread-safety: a plain value.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace rockpoint::bench {
+
+struct BenchOptions {
+  // Run the shrunken CI workload. Default: false.
+  bool quick = false;
+  // Where results.{md,csv,json}, storage_growth.csv and storage_growth.svg
+  // go. Default: bench/results in the source tree.
+  std::string out_dir;
+  // Scratch directory for the stores (removed at exit). Default: a fresh
+  // directory under the system temp directory.
+  std::string work_dir;
+  // Sections to run: put, get, list, delta, retention, storage, runtime.
+  // Default: all.
+  std::vector<std::string> sections = {
+      "put", "get", "list", "delta", "retention", "storage", "runtime"};
+
+  // Timed repetitions of every measurement. Default: 3.
+  int repetitions = 3;
+  // Untimed calls per thread before the repetitions. Default: 50.
+  size_t warmup_ops = 50;
+  // Timed calls per thread per repetition, no-sync writes and reads.
+  // Default: 1000.
+  size_t ops = 1000;
+  // Timed calls per thread per repetition for synced writes (each one waits
+  // for an fsync). Default: 60.
+  size_t sync_ops = 60;
+  // Timed calls per repetition for the slow operations (delete_thread,
+  // prune, copy_thread, delta history, naive walk). Default: 30.
+  size_t slow_ops = 30;
+
+  // State sizes in bytes (put and get_tuple matrix). Default: 1 KB, 64 KB.
+  std::vector<size_t> state_bytes = {1024, 65536};
+  // Channel counts the state is split over. Default: 1, 10, 50.
+  std::vector<int> channels = {1, 10, 50};
+  // Writer threads for put / put_writes. Default: 1, 4.
+  std::vector<int> threads = {1, 4};
+  // The shape of the other operations: state_bytes[0] over this many
+  // channels. Default: 10.
+  int base_channels = 10;
+  // Threads prefilled for reads (get_tuple, global list). Default: 100.
+  size_t read_threads = 100;
+  // Checkpoints per prefilled thread (reads, retention). Default: 10.
+  size_t short_thread_length = 10;
+  // The long thread of the list comparison. Default: 1000.
+  size_t long_thread_length = 1000;
+  // Checkpoints per thread that delete_thread / prune / copy_thread act
+  // on. Default: 100.
+  size_t retention_thread_length = 100;
+  // Delta-history chain lengths (ancestors). Default: 10, 100, 1000.
+  std::vector<size_t> chains = {10, 100, 1000};
+
+  // Storage-growth study: conversation lengths. Default: 10, 100, 250,
+  // 500, 1000.
+  std::vector<size_t> turns = {10, 100, 250, 500, 1000};
+  // Bytes of one message (its text). Default: 512.
+  size_t message_bytes = 512;
+  // Delta snapshot frequencies K. Default: 10, 50, 100.
+  std::vector<size_t> snapshot_every = {10, 50, 100};
+  // Loads of the latest state timed per store. Default: 20.
+  size_t load_repetitions = 20;
+
+  // Runtime steps per durability mode: steps per run. Default: 200.
+  size_t runtime_steps = 200;
+  // Steps of the runtime memory run (async, no fsync). Default: 100000.
+  size_t runtime_memory_steps = 100000;
+
+  bool Runs(const std::string& section) const;
+};
+
+// The --quick workload: everything small enough to finish in seconds.
+void ApplyQuick(BenchOptions* options);
+
+}  // namespace rockpoint::bench

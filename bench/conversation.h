@@ -1,0 +1,58 @@
+// A simulated conversation: N turns, each appending one message to a
+// "messages" channel, persisted the way the runtime persists it (CONTRACT.md
+// "Delta channels"). Used by the delta-history benchmark (chains of
+// ancestors) and the storage-growth study.
+//
+// Turn 0 is a root checkpoint storing the empty list. Turn i (1..N):
+//   1. put_writes on checkpoint i-1: (messages, message_i), task "turn-i";
+//   2. put checkpoint i, child of i-1, channel "messages" at version i+1 and
+//      in new_versions, with
+//        kFullSnapshots: the whole list as a plain value (a last-value
+//                        channel holding the list), every turn;
+//        kDelta:         no value ("empty") except every `snapshot_every`
+//                        turns, when the whole list is stored as a delta
+//                        snapshot (msgpack ext kDeltaSnapshotExtTag wrapping
+//                        the encoded list). snapshot_every = 0: never (only
+//                        the root's empty list).
+//      and metadata {source: "loop", step: i,
+//                    counters_since_delta_snapshot: {messages: [n, n]}}.
+// A message is the msgpack map {role, content}, content `message_bytes` of
+// text.
+//
+// Thread-safety: pure functions over the given store.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/status.h"
+#include "engine/checkpointer.h"
+#include "serde/value.h"
+
+namespace rockpoint::bench {
+
+// runtime/channels.h kDeltaSnapshotExtTag (persisted; the same byte).
+inline constexpr int8_t kDeltaSnapshotExtTag = 0x44;
+
+enum class Persistence { kFullSnapshots, kDelta };
+
+struct ConversationSpec {
+  std::string thread;
+  size_t turns = 0;
+  size_t message_bytes = 512;
+  Persistence mode = Persistence::kDelta;
+  size_t snapshot_every = 0;  // kDelta only; 0: never.
+};
+
+// Writes the conversation. *message_bytes_total (if given) gets the sum of
+// the serialized sizes of all messages (the user bytes).
+Status WriteConversation(Checkpointer& store, const ConversationSpec& spec,
+                         uint64_t* message_bytes_total);
+
+// The latest message list of `thread`: get_tuple; the stored value if the
+// checkpoint has one (unwrapping a snapshot), else
+// get_delta_channel_history + replay of the writes onto the seed.
+Result<serde::Value::Array> LoadConversation(Checkpointer& store,
+                                             const std::string& thread);
+
+}  // namespace rockpoint::bench

@@ -1,0 +1,115 @@
+// Measurements: latency samples of one (operation, variant, subject), their
+// summary (median, p99, throughput), and the helpers that take them: a
+// monotonic stopwatch and a runner that starts N writer threads at once.
+//
+// A Measurement pools the samples of every repetition (warm-up excluded);
+// rep_medians keeps each repetition's own median to show run-to-run spread.
+// Samples are in microseconds.
+//
+// Thread-safety: a Measurement is filled by one thread (RunConcurrently
+// collects per-thread samples and merges them after the threads join).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+
+namespace rockpoint::bench {
+
+// Subjects (one per column of the comparison). kRockpoint is the product
+// (the RocksDB backend); every other subject is a peer it is compared with.
+inline constexpr const char* kRockpoint = "rockpoint";
+inline constexpr const char* kSqlite = "sqlite";
+inline constexpr const char* kRawRocksDb = "raw-rocksdb";
+inline constexpr const char* kNaiveWalk = "naive-walk";
+
+struct Measurement {
+  Measurement() = default;
+  Measurement(std::string operation_name, std::string variant_label,
+              std::string subject_name)
+      : operation(std::move(operation_name)),
+        variant(std::move(variant_label)),
+        subject(std::move(subject_name)) {}
+
+  std::string operation;  // e.g. "put", "get_tuple latest".
+  std::string variant;    // the shape, e.g. "1KB/10ch, 1 thread, no-sync".
+  std::string subject;    // kRockpoint, kSqlite, ...
+  int threads = 1;
+  int repetitions = 0;
+  std::vector<double> samples_us;   // pooled over repetitions.
+  std::vector<double> rep_medians;  // one per repetition.
+  double wall_seconds = 0;          // timed wall time, all repetitions.
+  size_t ops = 0;                   // timed operations, all threads.
+
+  double median_us() const;
+  double p99_us() const;
+  double mean_us() const;
+  // Timed operations per wall-clock second (all threads together).
+  double ops_per_sec() const;
+  // (max - min) of rep_medians over the median, in percent.
+  double spread_pct() const;
+};
+
+// The q-quantile (0..1) of `values` by nearest rank; 0 for none.
+double Quantile(std::vector<double> values, double q);
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(Clock::now()) {}
+  double ElapsedMicros() const {
+    return std::chrono::duration<double, std::micro>(Clock::now() - start_)
+        .count();
+  }
+  void Restart() { start_ = Clock::now(); }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start_;
+};
+
+// Marks where the timed part of a call starts: a call that prepares its
+// arguments first calls Start() after preparing; one that never calls it is
+// timed from its beginning.
+class Lap {
+ public:
+  void Start() { watch_.Restart(); }
+  double ElapsedMicros() const { return watch_.ElapsedMicros(); }
+
+ private:
+  Stopwatch watch_;
+};
+
+// One timed operation of writer `thread_index`, call number `i` (0-based
+// over warm-up and timed calls). Returns its status; a failure aborts the
+// measurement.
+using TimedOp = std::function<Status(int thread_index, size_t i, Lap& lap)>;
+
+struct RunPlan {
+  int threads = 1;
+  size_t warmup_ops = 0;  // per thread, per measurement (not timed).
+  size_t ops = 0;         // per thread, per repetition.
+  int repetitions = 1;
+  size_t first_index = 0;  // call index of the first (warm-up) call.
+};
+
+// Runs `op` on plan.threads threads started together: warm-up calls first,
+// then plan.repetitions rounds of plan.ops timed calls per thread, and fills
+// `out` (samples, rep medians, wall time, op count). Call indexes continue
+// across rounds, so an op may use `i` to address fresh data.
+Status RunConcurrently(const RunPlan& plan, const TimedOp& op,
+                       Measurement* out);
+
+// RunConcurrently on one thread, with `setup(i)` run untimed (and outside
+// the wall time) before each call `op(i)`: for operations that consume what
+// they measure (delete_thread, prune, copy_thread).
+Status RunSerialWithSetup(const RunPlan& plan,
+                          const std::function<Status(size_t)>& setup,
+                          const std::function<Status(size_t)>& op,
+                          Measurement* out);
+
+}  // namespace rockpoint::bench

@@ -1,0 +1,85 @@
+// The measured operations, one function per section (see bench/README.md
+// for what each measures and on which store). Every function appends its
+// Measurements to ctx.results: one per (operation, variant, subject), the
+// subjects of one (operation, variant) measured back to back in the same
+// run so that their ratios compare like with like.
+//
+// Thread-safety: called from the bench's main thread; the functions start
+// their own writer threads.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "bench/bench_options.h"
+#include "bench/measure.h"
+#include "bench/subjects.h"
+#include "bench/workload.h"
+
+namespace rockpoint::bench {
+
+// One subject's side of a comparison.
+struct SubjectOp {
+  const char* subject;
+  TimedOp op;
+};
+
+struct BenchContext {
+  const BenchOptions& options;
+  Scratch& scratch;
+  std::vector<Measurement> results;
+  // Sections that could not run, with the reason (e.g. no runtime target).
+  std::vector<std::string> not_done;
+  // Single figures that are not latencies (e.g. the runtime's memory).
+  std::map<std::string, double> facts;
+
+  // Appends `m` and prints a progress line on stderr.
+  void Add(Measurement m);
+  // The plan of a measurement: `ops` timed calls per thread per repetition.
+  RunPlan Plan(int threads, size_t ops) const;
+  // Measures every subject on `plan`, repetitions interleaved (repetition r
+  // of every subject before repetition r + 1 of any), so a change in machine
+  // load hits all subjects alike; then Adds the measurements. Call indexes
+  // continue across repetitions (warm-up first).
+  Status Compare(const std::string& operation, const std::string& variant,
+                 const RunPlan& plan, const std::vector<SubjectOp>& subjects);
+};
+
+// Variant labels (shared with the target checks). Fields are separated by
+// "; " so that a label is one CSV field without quoting.
+std::string PutVariant(const StateShape& shape, int threads, bool sync);
+std::string GetVariant(const StateShape& shape, size_t threads, size_t length);
+std::string ListVariant(const StateShape& shape, size_t limit, size_t length);
+std::string DeltaVariant(size_t chain, size_t message_bytes);
+
+// Calls per thread per repetition of a put of `state_bytes`: options.ops
+// (sync_ops when synced), but at most about 32 MB per repetition across all
+// writer threads and at least 20, so large states stay minutes, not hours.
+size_t PutOps(const BenchOptions& options, size_t state_bytes, int threads,
+              bool sync);
+// Threads prefilled for the get_tuple measurements of `state_bytes`:
+// options.read_threads, but at most about 16 MB of prefilled state (at
+// least 10 threads).
+size_t ReadThreads(const BenchOptions& options, size_t state_bytes);
+
+// put (no-sync and sync) over state sizes x channels x writer threads, and
+// put_writes over writer threads; rockpoint, sqlite, raw-rocksdb.
+Status RunPutSection(BenchContext& ctx);
+// get_tuple latest and by id over state sizes x channels; rockpoint, sqlite,
+// raw-rocksdb.
+Status RunGetSection(BenchContext& ctx);
+// list(limit 10) on a short and a long thread, and the global list;
+// rockpoint, sqlite.
+Status RunListSection(BenchContext& ctx);
+// get_delta_channel_history on chains of ancestors; rockpoint, sqlite, and
+// the naive walk (get_tuple per ancestor) on rockpoint.
+Status RunDeltaSection(BenchContext& ctx);
+// delete_thread, prune (keep_latest 1), copy_thread; rockpoint, sqlite.
+Status RunRetentionSection(BenchContext& ctx);
+// Runtime supersteps per second per durability mode (sync, async, exit),
+// when the runtime is built in; otherwise records why not in ctx.not_done.
+Status RunRuntimeSection(BenchContext& ctx);
+
+}  // namespace rockpoint::bench

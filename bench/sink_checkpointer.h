@@ -1,0 +1,56 @@
+// SinkCheckpointer: a Checkpointer that keeps only the latest checkpoint of
+// each (thread, namespace) and discards everything else, after waiting a
+// fixed delay (busy wait) per write call (a stand-in for storage latency, so
+// that the runtime's async queue fills and its backpressure works). Its memory
+// does not grow with the number of checkpoints: a long run on it measures the
+// runtime's own memory. Not a conforming backend: reads see only the latest
+// checkpoint (no pending writes, no delta history, no listing).
+//
+// Thread-safety: safe to call from many threads.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "engine/checkpointer.h"
+
+namespace rockpoint::bench {
+
+class SinkCheckpointer final : public Checkpointer {
+ public:
+  explicit SinkCheckpointer(std::chrono::microseconds write_delay)
+      : write_delay_(write_delay) {}
+
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions) override;
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id,
+                   std::string_view task_path = "") override;
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> List(
+      const ListOptions& options) override;
+  Status DeleteThread(std::string_view thread_id) override;
+  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status CopyThread(std::string_view source, std::string_view target) override;
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last = 1) override;
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+
+ private:
+  const std::chrono::microseconds write_delay_;
+  std::mutex mu_;
+  // (thread, ns) -> latest tuple.  GUARDED_BY(mu_)
+  std::map<std::pair<std::string, std::string>, CheckpointTuple> latest_;
+};
+
+}  // namespace rockpoint::bench

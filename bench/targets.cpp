@@ -1,0 +1,287 @@
+// CheckTargets: DESIGN.md's "Targets" table against one run's figures.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "bench/operations.h"
+#include "bench/report.h"
+
+namespace rockpoint::bench {
+namespace {
+
+const Measurement* Find(const std::vector<Measurement>& results,
+                        std::string_view operation, std::string_view variant,
+                        std::string_view subject) {
+  for (const Measurement& m : results) {
+    if (m.operation == operation && m.variant == variant &&
+        m.subject == subject) {
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
+std::string Fixed(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), format, value);
+  return buffer;
+}
+
+// peer median / rockpoint median for (operation, variant); nullopt if
+// either is missing.
+std::optional<double> Speedup(const std::vector<Measurement>& results,
+                              std::string_view operation,
+                              std::string_view variant, std::string_view peer) {
+  const Measurement* rock = Find(results, operation, variant, kRockpoint);
+  const Measurement* other = Find(results, operation, variant, peer);
+  if (rock == nullptr || other == nullptr || rock->median_us() <= 0) {
+    return std::nullopt;
+  }
+  return other->median_us() / rock->median_us();
+}
+
+void PutTargets(const Report& report, std::vector<TargetCheck>* out) {
+  const BenchOptions& options = *report.options;
+  const auto& sizes = options.state_bytes;
+  const size_t bytes =
+      std::find(sizes.begin(), sizes.end(), 1024) != sizes.end()
+          ? 1024
+          : sizes.front();
+  for (const int channels : options.channels) {
+    const StateShape shape{bytes, channels};
+    const std::string variant = PutVariant(shape, 1, false);
+    const auto raw = Speedup(report.results, "put", variant, kRawRocksDb);
+    const auto sqlite = Speedup(report.results, "put", variant, kSqlite);
+    TargetCheck check{"put, no fsync, " + shape.Label(),
+                      ">= 0.5x raw RocksDB Put; >= 5x SQLite",
+                      "n/a",
+                      {}};
+    if (raw && sqlite) {
+      check.measured =
+          Fixed("%.2fx raw", *raw) + "; " + Fixed("%.1fx SQLite", *sqlite);
+      check.met = *raw >= 0.5 && *sqlite >= 5;
+    }
+    out->push_back(check);
+  }
+  for (const int channels : options.channels) {
+    const StateShape shape{bytes, channels};
+    const auto raw =
+        Speedup(report.results, "put", PutVariant(shape, 1, true), kRawRocksDb);
+    TargetCheck check{
+        "put, fsync, " + shape.Label(), ">= 0.9x raw synced Put", "n/a", {}};
+    if (raw) {
+      check.measured = Fixed("%.2fx raw", *raw);
+      check.met = *raw >= 0.9;
+    }
+    out->push_back(check);
+  }
+  // Group commit: more writers, more puts per second (fsyncs shared).
+  const int most =
+      *std::max_element(options.threads.begin(), options.threads.end());
+  const StateShape base{bytes, options.base_channels};
+  const Measurement* one =
+      Find(report.results, "put", PutVariant(base, 1, true), kRockpoint);
+  const Measurement* many =
+      Find(report.results, "put", PutVariant(base, most, true), kRockpoint);
+  TargetCheck group{
+      "put, fsync, " + std::to_string(most) + " writers, " + base.Label(),
+      "concurrent threads share fsyncs (group commit): "
+      "throughput >= 1.5x one writer's",
+      "n/a",
+      {}};
+  if (most > 1 && one != nullptr && many != nullptr && one->ops_per_sec() > 0) {
+    const double scale = many->ops_per_sec() / one->ops_per_sec();
+    group.measured = Fixed("%.0f", many->ops_per_sec()) + " vs " +
+                     Fixed("%.0f puts/s", one->ops_per_sec()) + " = " +
+                     Fixed("%.2fx", scale);
+    group.met = scale >= 1.5;
+  }
+  out->push_back(group);
+}
+
+void ReadTargets(const Report& report, std::vector<TargetCheck>* out) {
+  const BenchOptions& options = *report.options;
+  for (const int channels : options.channels) {
+    const StateShape shape{options.state_bytes.front(), channels};
+    const std::string variant =
+        GetVariant(shape, ReadThreads(options, shape.state_bytes),
+                   options.short_thread_length);
+    for (const auto& [operation, peer] :
+         {std::pair{"get_tuple latest", "raw reverse seek"},
+          std::pair{"get_tuple by id", "raw Get"}}) {
+      const auto raw = Speedup(report.results, operation, variant, kRawRocksDb);
+      TargetCheck check{std::string(operation) + ", " + shape.Label(),
+                        std::string("<= 2x a ") + peer,
+                        "n/a",
+                        {}};
+      if (raw) {
+        check.measured = Fixed("%.2fx the raw latency", 1 / *raw);
+        check.met = 1 / *raw <= 2;
+      }
+      out->push_back(check);
+    }
+  }
+  const StateShape base{options.state_bytes.front(), options.base_channels};
+  const Measurement* brief =
+      Find(report.results, "list",
+           ListVariant(base, 10, options.short_thread_length), kRockpoint);
+  const Measurement* lengthy =
+      Find(report.results, "list",
+           ListVariant(base, 10, options.long_thread_length), kRockpoint);
+  TargetCheck list{"list(limit 10), thread of " +
+                       std::to_string(options.long_thread_length) + " vs " +
+                       std::to_string(options.short_thread_length),
+                   "independent of thread length (long/short <= 1.5x)",
+                   "n/a",
+                   {}};
+  if (brief != nullptr && lengthy != nullptr && brief->median_us() > 0) {
+    const double ratio = lengthy->median_us() / brief->median_us();
+    list.measured = Fixed("%.1f us", lengthy->median_us()) + " vs " +
+                    Fixed("%.1f us", brief->median_us()) + " = " +
+                    Fixed("%.2fx", ratio);
+    list.met = ratio <= 1.5;
+  }
+  out->push_back(list);
+}
+
+void DeltaTargets(const Report& report, std::vector<TargetCheck>* out) {
+  const BenchOptions& options = *report.options;
+  const size_t chain =
+      *std::max_element(options.chains.begin(), options.chains.end());
+  const std::string variant = DeltaVariant(chain, options.message_bytes);
+  const Measurement* rock =
+      Find(report.results, "delta history", variant, kRockpoint);
+  const auto naive =
+      Speedup(report.results, "delta history", variant, kNaiveWalk);
+  TargetCheck check{"delta history, " + std::to_string(chain) + " ancestors",
+                    "<= 1 ms; >= 20x the get_tuple-per-ancestor walk",
+                    "n/a",
+                    {}};
+  if (rock != nullptr && naive) {
+    check.measured = Fixed("%.0f us", rock->median_us()) + "; " +
+                     Fixed("%.1fx the naive walk", *naive);
+    check.met = rock->median_us() <= 1000 && *naive >= 20;
+  }
+  out->push_back(check);
+}
+
+void StorageTargets(const Report& report, std::vector<TargetCheck>* out) {
+  for (const size_t k : report.options->snapshot_every) {
+    const std::string mode = "delta-k" + std::to_string(k) + "-rocksdb";
+    std::vector<const GrowthRow*> rows;
+    for (const GrowthRow& row : report.growth) {
+      if (row.mode == mode) rows.push_back(&row);
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](auto* a, auto* b) { return a->turns < b->turns; });
+    TargetCheck check{"storage, delta channel K=" + std::to_string(k),
+                      "O(N) bytes; <= 2x the raw bytes of all messages "
+                      "(at the largest N)",
+                      "n/a",
+                      {}};
+    if (rows.size() >= 2) {
+      const GrowthRow& last = *rows.back();
+      const GrowthRow& prev = *rows[rows.size() - 2];
+      // Growth exponent between the two largest N: 1 is linear, 2 is
+      // quadratic (full snapshots).
+      const double exponent =
+          std::log(static_cast<double>(last.live_bytes) / prev.live_bytes) /
+          std::log(static_cast<double>(last.turns) / prev.turns);
+      check.measured = "N=" + std::to_string(last.turns) + ": " +
+                       Fixed("%.2fx raw bytes", last.live_to_user()) +
+                       "; growth exponent " + Fixed("%.2f", exponent);
+      check.met = last.live_to_user() <= 2 && exponent <= 1.2;
+    }
+    out->push_back(check);
+  }
+}
+
+}  // namespace
+
+std::optional<double> RockpointSpeedup(const std::vector<Measurement>& results,
+                                       const Measurement& m) {
+  if (m.subject == kRockpoint) return std::nullopt;
+  return Speedup(results, m.operation, m.variant, m.subject);
+}
+
+std::vector<TargetCheck> CheckTargets(const Report& report) {
+  std::vector<TargetCheck> checks;
+  const BenchOptions& options = *report.options;
+  if (options.Runs("put")) PutTargets(report, &checks);
+  if (options.Runs("get")) ReadTargets(report, &checks);
+  if (options.Runs("delta")) DeltaTargets(report, &checks);
+  if (options.Runs("storage")) StorageTargets(report, &checks);
+  TargetCheck async{"async durability, 1 ms node",
+                    "step time ~ max(node, persist), not the sum (async <= "
+                    "1.25x max)",
+                    "not measured",
+                    {}};
+  const Measurement* modes[3] = {nullptr, nullptr, nullptr};
+  for (const Measurement& m : report.results) {
+    if (m.operation != "runtime step" ||
+        m.variant.find("; 1 ms node;") == std::string::npos) {
+      continue;
+    }
+    const std::string mode = m.variant.substr(0, m.variant.find(';'));
+    if (mode == "sync") modes[0] = &m;
+    if (mode == "async") modes[1] = &m;
+    if (mode == "exit") modes[2] = &m;
+  }
+  if (modes[0] != nullptr && modes[1] != nullptr && modes[2] != nullptr) {
+    // exit persists once at the end: its step time is the node's (plus the
+    // runtime's own cost); sync adds one persist per step.
+    const double sync = modes[0]->median_us(),
+                 async_step = modes[1]->median_us(),
+                 node = modes[2]->median_us();
+    const double persist = std::max(0.0, sync - node);
+    const double bound = std::max(node, persist);
+    async.measured = "async " + Fixed("%.0f us", async_step) + "/step; sync " +
+                     Fixed("%.0f", sync) + " = node " + Fixed("%.0f", node) +
+                     " + persist " + Fixed("%.0f", persist) + "; max " +
+                     Fixed("%.0f", bound) +
+                     "; async / max = " + Fixed("%.2f", async_step / bound);
+    async.met = async_step <= 1.25 * bound;
+  }
+  checks.push_back(async);
+
+  TargetCheck memory{"async durability, memory",
+                     "memory flat over 100k steps (runtime on a sink store: "
+                     "RSS growth from 50% to 100% of the run <= max(16 MB, "
+                     "10%))",
+                     "not measured",
+                     {}};
+  const auto fact = [&](const std::string& name) -> std::optional<double> {
+    const auto it = report.facts.find(name);
+    if (it == report.facts.end()) return std::nullopt;
+    return it->second;
+  };
+  // "s steps: a / b / c MB" (RSS at 10%, 50%, 100%) of one memory run.
+  const auto describe = [&](const std::string& run) -> std::string {
+    const auto steps = fact(run + "_steps");
+    const auto at10 = fact(run + "_rss_kib_10pct");
+    const auto at50 = fact(run + "_rss_kib_50pct");
+    const auto at100 = fact(run + "_rss_kib_100pct");
+    if (!steps || !at10 || !at50 || !at100) return "";
+    return Fixed("%.0f steps, RSS at 10/50/100%%: ", *steps) +
+           Fixed("%.1f / ", *at10 / 1024) + Fixed("%.1f / ", *at50 / 1024) +
+           Fixed("%.1f MB", *at100 / 1024);
+  };
+  const std::string sink = describe("runtime_memory_sink");
+  if (!sink.empty()) {
+    const double at50 = *fact("runtime_memory_sink_rss_kib_50pct");
+    const double at100 = *fact("runtime_memory_sink_rss_kib_100pct");
+    memory.measured = "sink store: " + sink;
+    const std::string rocks = describe("runtime_memory_rockpoint");
+    if (!rocks.empty()) {
+      memory.measured +=
+          "; on rockpoint (with RocksDB memtables and block "
+          "cache): " +
+          rocks;
+    }
+    memory.met = at100 - at50 <= std::max(16.0 * 1024, 0.1 * at50);
+  }
+  checks.push_back(memory);
+  return checks;
+}
+
+}  // namespace rockpoint::bench
