@@ -1,0 +1,115 @@
+// Raw access for maintenance (rocksdb_maintenance.h): scans of a column
+// family's bytes, a raw write for tests, SST table figures, the hidden
+// checkpoint count.
+#include <rocksdb/table_properties.h>
+
+#include "engine/rocksdb/key_layout.h"
+#include "engine/rocksdb/rocksdb_impl.h"
+#include "engine/rocksdb/rocksdb_maintenance.h"
+#include "engine/rocksdb/rocksdb_options.h"
+
+namespace rockpoint {
+namespace {
+
+using Impl = RocksDbCheckpointer::Impl;
+
+// The handle of a family by name; InvalidArgument for an unknown one.
+Result<rocksdb::ColumnFamilyHandle*> FamilyByName(const Impl& impl,
+                                                  std::string_view name) {
+  for (rocksdb::ColumnFamilyHandle* family :
+       {impl.checkpoints, impl.blobs, impl.writes, impl.index, impl.meta}) {
+    if (family->GetName() == name) return family;
+  }
+  return Status::InvalidArgument(
+      "unknown column family \"" + std::string(name) +
+      "\" (checkpoints, blobs, writes, index or meta)");
+}
+
+}  // namespace
+
+std::vector<std::string> ColumnFamilyNames() {
+  return {kCheckpointsFamily, kBlobsFamily, kWritesFamily, kIndexFamily,
+          kMetaFamily};
+}
+
+Status ScanRaw(RocksDbCheckpointer& store, std::string_view column_family,
+               std::string_view key_prefix,
+               const std::function<bool(const RawEntry&)>& visit) {
+  Impl& impl = *store.impl();
+  std::vector<rocksdb::ColumnFamilyHandle*> families;
+  if (column_family.empty()) {
+    for (const std::string& name : ColumnFamilyNames()) {
+      RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
+                          FamilyByName(impl, name));
+      families.push_back(family);
+    }
+  } else {
+    RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
+                        FamilyByName(impl, column_family));
+    families.push_back(family);
+  }
+  ScopedSnapshot snapshot(impl.db.get());
+  RawEntry entry;
+  for (rocksdb::ColumnFamilyHandle* family : families) {
+    entry.column_family = family->GetName();
+    auto scan = impl.Scan(family, snapshot.Read(), std::string(key_prefix));
+    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
+      entry.key = scan->it->key().ToString();
+      entry.value = scan->it->value().ToString();
+      if (!visit(entry)) return Status::OK();
+    }
+    RP_RETURN_IF_ERROR(scan->status("scan " + entry.column_family));
+  }
+  return Status::OK();
+}
+
+Status PutRawForTesting(RocksDbCheckpointer& store,
+                        std::string_view column_family, std::string_view key,
+                        std::string_view value) {
+  Impl& impl = *store.impl();
+  RP_RETURN_IF_ERROR(impl.CheckWritable());
+  RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
+                      FamilyByName(impl, column_family));
+  rocksdb::WriteOptions write;
+  write.sync = impl.options.sync_writes;
+  return ToStatus(
+      impl.db->Put(write, family, rocksdb::Slice(key), rocksdb::Slice(value)),
+      "raw put");
+}
+
+Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& store) {
+  Impl& impl = *store.impl();
+  std::vector<TableFigures> figures;
+  for (const std::string& name : ColumnFamilyNames()) {
+    RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
+                        FamilyByName(impl, name));
+    rocksdb::TablePropertiesCollection tables;
+    RP_RETURN_IF_ERROR(
+        ToStatus(impl.db->GetPropertiesOfAllTables(family, &tables),
+                 "table properties of " + name));
+    TableFigures table;
+    table.column_family = name;
+    for (const auto& [file, properties] : tables) {
+      ++table.sst_files;
+      table.entries += properties->num_entries;
+      table.raw_key_bytes += properties->raw_key_size;
+      table.raw_value_bytes += properties->raw_value_size;
+      table.data_bytes += properties->data_size;
+    }
+    figures.push_back(std::move(table));
+  }
+  return figures;
+}
+
+Result<uint64_t> CountHiddenCheckpoints(RocksDbCheckpointer& store) {
+  Impl& impl = *store.impl();
+  ScopedSnapshot snapshot(impl.db.get());
+  auto scan = impl.Scan(impl.index, snapshot.Read(),
+                        rocksdb_layout::TagPrefix(rocksdb_layout::kHiddenTag));
+  uint64_t count = 0;
+  for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) ++count;
+  RP_RETURN_IF_ERROR(scan->status("count hidden checkpoints"));
+  return count;
+}
+
+}  // namespace rockpoint

@@ -1,0 +1,192 @@
+// `rockpoint export` / `import` end to end: the JSONL format round-trips a
+// store exactly, across RocksDB, SQLite and memory files, and bad input is
+// refused before anything is written.
+#include "tools/cli_harness.h"
+
+namespace rockpoint::cli_test {
+namespace {
+
+struct Fixture {
+  TempDir dir;
+  std::string store = dir.Sub("store");
+  Fixture() { MakeFixtureStore(store); }
+  std::string Export(const std::string& path,
+                     std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args{"export", "--store", path};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunOk(args).out;
+  }
+};
+
+TEST_CASE("export writes header, values, checkpoints, writes and trailer") {
+  Fixture f;
+  const std::string text = f.Export(f.store);
+  std::vector<Json> lines = ParseJsonLines(text);
+  REQUIRE(lines.size() > 3);
+  CHECK(lines.front() ==
+        ParseJson(
+            R"({"kind":"header","format":"rockpoint-export","version":1})"));
+  CHECK(lines.back()["kind"] == "end");
+  CHECK(lines.back()["checkpoints"] == 11);
+  CHECK(lines.back()["writes"] == 6);
+  // Values are written once per (thread, ns, channel, version).
+  int checkpoints = 0, values = 0;
+  for (const Json& line : lines) {
+    checkpoints += line["kind"] == "checkpoint";
+    values += line["kind"] == "value";
+  }
+  CHECK(checkpoints == 11);
+  CHECK(values == lines.back()["values"]);
+  CHECK(values == 14);
+  // Order: thread bytes, ns, checkpoint id; a value precedes its checkpoint.
+  CHECK(lines[1]["kind"] == "value");
+  CHECK(lines[1]["thread"] == "t1");
+  CHECK(lines[1]["channel"] == "count");
+  CHECK(lines[1]["version"] == 1);
+  const Json& cp1 = lines[3];
+  CHECK(cp1["kind"] == "checkpoint");
+  CHECK(cp1["id"] == "cp-01");
+  CHECK(cp1["parent"].is_null());
+  CHECK(cp1["channel_versions"] ==
+        ParseJson(R"([["count",1],["messages",1]])"));
+  // String versions stay strings; "1" is not 1.
+  CHECK(text.find(R"(["n","1"])") != std::string::npos);
+  // Non-UTF-8 ids are {"b64": ...}.
+  CHECK(text.find(R"("thread":{"b64":"/29kZABpZA=="})") != std::string::npos);
+
+  std::vector<Json> one = ParseJsonLines(f.Export(f.store, {"t2"}));
+  CHECK(one.back()["checkpoints"] == 3);
+  CHECK(RunOk({"export", "t2", "t2", "--store", f.store}).out ==
+        f.Export(f.store, {"t2"}));
+  RunResult missing = RunCli({"export", "t2", "nope", "--store", f.store});
+  CHECK(missing.status == 1);
+  CHECK(missing.out.empty());
+  CHECK(missing.err.find("thread not found: nope") != std::string::npos);
+}
+
+TEST_CASE(
+    "export -> import -> export is byte-identical: RocksDB -> SQLite -> memory "
+    "file -> RocksDB") {
+  Fixture f;
+  const std::string original = f.Export(f.store);
+  const std::string file = f.dir.Sub("original.jsonl.export");
+  WriteFile(file, original);
+
+  const std::string sqlite = f.dir.Sub("copy.db");
+  Json counts =
+      ParseJson(RunOk({"import", file, "--json", "--store", sqlite}).out);
+  CHECK(counts["checkpoints"] == 11);
+  CHECK(counts["dry_run"] == false);
+  CHECK(f.Export(sqlite) == original);
+  const std::string from_sqlite = f.dir.Sub("from-sqlite");
+  WriteFile(from_sqlite, f.Export(sqlite));
+
+  const std::string memory = f.dir.Sub("copy.jsonl");
+  RunOk({"import", from_sqlite, "--store", memory});
+  CHECK(ReadFile(memory) == original);  // a memory file is an export
+  CHECK(f.Export(memory) == original);
+
+  const std::string rocksdb = f.dir.Sub("copy-rocksdb");
+  RunOk({"import", memory, "--store", rocksdb});
+  CHECK(f.Export(rocksdb) == original);
+
+  // Reads agree too, not only exports.
+  for (const std::string& store : {sqlite, memory, rocksdb}) {
+    CHECK(RunOk({"show", "t1", "--json", "--store", store}).out ==
+          RunOk({"show", "t1", "--json", "--store", f.store}).out);
+    CHECK(RunOk({"threads", "--json", "--store", store}).out ==
+          RunOk({"threads", "--json", "--store", f.store}).out);
+  }
+  // Through a pipe: import - reads stdin.
+  const std::string piped = f.dir.Sub("piped");
+  RunOk({"import", "-", "--store", piped}, {.stdin_path = file});
+  CHECK(f.Export(piped) == original);
+}
+
+TEST_CASE("import refuses bad input and writes nothing") {
+  Fixture f;
+  const std::string original = f.Export(f.store);
+  const std::string target = f.dir.Sub("target.db");
+  const auto import = [&](const std::string& text) {
+    const std::string file = f.dir.Sub("input");
+    WriteFile(file, text);
+    return RunCli({"import", file, "--store", target});
+  };
+  // Truncated: the last lines (and the trailer) are missing.
+  const size_t cut = original.rfind("\n", original.size() - 2);
+  RunResult truncated = import(original.substr(0, cut + 1));
+  CheckOneLineError(truncated, "truncated");
+  CHECK(RunOk({"threads", "--json", "--store", target}).out == "[]\n");
+
+  CheckOneLineError(import("not json\n"), "line 1");
+  CheckOneLineError(import(""), "empty");
+  std::string bad_line = original;
+  bad_line.replace(bad_line.find("\"kind\":\"checkpoint\""), 19,
+                   "\"kind\":\"chekpoint\"");
+  CheckOneLineError(import(bad_line), "line ");
+  std::string newer = original;
+  newer.replace(newer.find("\"version\":1}"), 12, "\"version\":9}");
+  CheckOneLineError(import(newer), "version 9");
+  std::string unknown_field = original;
+  unknown_field.replace(unknown_field.find("\"parent\":null"), 13,
+                        "\"parent\":null,\"extra\":1");
+  CheckOneLineError(import(unknown_field), "checkpoint.extra: unknown field");
+  CHECK(RunOk({"threads", "--json", "--store", target}).out == "[]\n");
+
+  // Into a store that already has the threads.
+  const std::string file = f.dir.Sub("good");
+  WriteFile(file, original);
+  CheckOneLineError(RunCli({"import", file, "--store", f.store}),
+                    "already exists");
+  CheckOneLineError(RunCli({"import", f.dir.Sub("absent"), "--store",
+                            f.dir.Sub("never-created.db")}),
+                    "import file not found");
+  CHECK(!std::filesystem::exists(f.dir.Sub("never-created.db")));
+  Json dry = ParseJson(
+      RunOk({"import", file, "--dry-run", "--json", "--store", target}).out);
+  CHECK(dry["dry_run"] == true);
+  CHECK(dry["checkpoints"] == 11);
+  CHECK(RunOk({"threads", "--json", "--store", target}).out == "[]\n");
+}
+
+TEST_CASE("progress goes to stderr only when it is a terminal") {
+  Fixture f;
+  RunResult plain = RunOk({"export", "--store", f.store});
+  CHECK(plain.err.empty());
+  Terminal terminal("");
+  RunResult shown =
+      RunOk({"export", "--store", f.store}, {.stderr_path = terminal.path()});
+  const std::string screen = terminal.Output();
+  CHECK(screen.find("exporting checkpoints: ") != std::string::npos);
+  CHECK(screen.ends_with("\r\033[K"));  // the line is erased at the end
+  CHECK(shown.out == plain.out);
+}
+
+TEST_CASE("a memory file is loaded, changed and written back") {
+  Fixture f;
+  const std::string memory = f.dir.Sub("store.jsonl");
+  const std::string file = f.dir.Sub("export");
+  WriteFile(file, f.Export(f.store));
+  RunOk({"import", file, "--store", memory});
+  RunOk({"delete", "t2", "--yes", "--store", memory});
+  RunResult pruned = RunOk({"prune", "t1", "--yes", "--store", memory});
+  CHECK(pruned.err.find("warning: a memory file keeps only visible") !=
+        std::string::npos);
+  Json threads = ParseJson(RunOk({"threads", "--json", "--store", memory}).out);
+  CHECK(threads.size() == 3);
+  CHECK(ReadFile(memory) == f.Export(memory));
+  CHECK(ReadFile(memory).find("\"t2\"") == std::string::npos);
+  // Forced backend: a memory file without the .jsonl suffix.
+  const std::string plain = f.dir.Sub("plain-memory");
+  RunOk({"import", file, "--backend", "memory", "--store", plain});
+  CHECK(RunOk({"export", "--backend", "memory", "--store", plain}).out ==
+        ReadFile(file));
+  // Export to a file with -o.
+  const std::string out = f.dir.Sub("out.jsonl");
+  RunResult to_file = RunOk({"export", "-o", out, "--store", f.store});
+  CHECK(to_file.out.empty());
+  CHECK(ReadFile(out) == ReadFile(file));
+}
+
+}  // namespace
+}  // namespace rockpoint::cli_test

@@ -1,0 +1,129 @@
+// `compact` (RocksDB: flush and compact every column family; memory file:
+// rewritten) and `dump` (RocksDB: the raw records, keys decoded).
+#include "engine/rocksdb/rocksdb_maintenance.h"
+#include "keys/tuple.h"
+#include "tools/cli/command_util.h"
+#include "tools/cli/commands.h"
+
+namespace rockpoint::cli {
+namespace {
+
+constexpr size_t kPreviewBytes = 24;
+
+std::string Hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (char c : bytes) {
+    out.push_back(kDigits[static_cast<uint8_t>(c) >> 4]);
+    out.push_back(kDigits[static_cast<uint8_t>(c) & 15]);
+  }
+  return out;
+}
+
+class CompactCommand final : public Command {
+ public:
+  const char* name() const override { return "compact"; }
+  const char* help() const override {
+    return "Compact the store (RocksDB: flush and compact every column "
+           "family; memory file: rewrite)";
+  }
+  Access access() const override { return Access::kWrite; }
+  void AddFlags(CLI::App& app) override {}
+
+  Result<int> Run(Context& context) override {
+    Store& store = *context.store;
+    Json doc = Json::object();
+    doc["backend"] = BackendName(store.backend());
+    if (store.backend() == Backend::kSqlite) {
+      return Status::InvalidArgument(
+          "compact is not supported for SQLite stores (run `sqlite3 FILE "
+          "VACUUM`)");
+    }
+    if (RocksDbCheckpointer* rocksdb = store.rocksdb()) {
+      RP_ASSIGN_OR_RETURN(StoreStats before, rocksdb->Stats());
+      RP_RETURN_IF_ERROR(rocksdb->Compact());
+      RP_ASSIGN_OR_RETURN(StoreStats after, rocksdb->Stats());
+      doc["disk_bytes_before"] = before.total_disk_bytes;
+      doc["disk_bytes_after"] = after.total_disk_bytes;
+      doc["compaction_bytes_written"] = after.compaction_bytes_written;
+    }
+    context.Print(Output::Document(std::move(doc)));
+    return kExitOk;
+  }
+};
+
+class DumpCommand final : public Command {
+ public:
+  const char* name() const override { return "dump"; }
+  const char* help() const override {
+    return "Dump the raw records of a RocksDB store (keys decoded as tuples, "
+           "values as bytes)";
+  }
+  Access access() const override { return Access::kRead; }
+  void AddFlags(CLI::App& app) override {
+    app.add_option("--cf", column_family_,
+                   "Only this column family (checkpoints, blobs, writes, "
+                   "index, meta)");
+    app.add_option("--thread", thread_,
+                   "Only the keys of this thread (cp, bl, wr, th keys)");
+    app.add_option("--limit", limit_, "At most N entries")
+        ->check(CLI::PositiveNumber);
+  }
+
+  Result<int> Run(Context& context) override {
+    RP_RETURN_IF_ERROR(context.DecodeIds(thread_));
+    RocksDbCheckpointer* rocksdb = context.store->rocksdb();
+    if (rocksdb == nullptr) {
+      return Status::InvalidArgument(
+          "dump needs a RocksDB store, not " +
+          std::string(BackendName(context.store->backend())));
+    }
+    Output output = Output::Rows({{"column_family", "CF"},
+                                  {"key", "KEY"},
+                                  {"value_bytes", "BYTES"},
+                                  {"value_hex", "VALUE (HEX)"}});
+    size_t shown = 0;
+    const auto visit = [&](const RawEntry& entry) {
+      if (thread_) {
+        auto tuple = keys::Decode(entry.key);
+        if (!tuple.ok() || tuple->size() < 2 ||
+            !std::holds_alternative<std::string>((*tuple)[1]) ||
+            std::get<std::string>((*tuple)[1]) != *thread_) {
+          return true;
+        }
+      }
+      Json row = Json::object();
+      row["column_family"] = entry.column_family;
+      row["key"] = TextToJson(keys::Describe(entry.key));
+      row["value_bytes"] = entry.value.size();
+      if (context.table()) {
+        row["value_hex"] = Hex(entry.value.substr(0, kPreviewBytes)) +
+                           (entry.value.size() > kPreviewBytes ? "..." : "");
+      } else {
+        row["key_b64"] = Base64Encode(entry.key);
+        row["value_b64"] = Base64Encode(entry.value);
+      }
+      output.rows.push_back(std::move(row));
+      return !limit_ || ++shown < *limit_;
+    };
+    RP_RETURN_IF_ERROR(ScanRaw(*rocksdb, column_family_, "", visit));
+    context.Print(output);
+    return kExitOk;
+  }
+
+ private:
+  std::string column_family_;
+  std::optional<std::string> thread_;
+  std::optional<size_t> limit_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeCompactCommand() {
+  return std::make_unique<CompactCommand>();
+}
+std::unique_ptr<Command> MakeDumpCommand() {
+  return std::make_unique<DumpCommand>();
+}
+
+}  // namespace rockpoint::cli

@@ -1,0 +1,155 @@
+// `show THREAD [CHECKPOINT]`: one checkpoint in full (config, metadata,
+// channel values decoded, pending writes, parent); `writes THREAD
+// CHECKPOINT`: its pending writes alone.
+#include "tools/cli/command_util.h"
+#include "tools/cli/commands.h"
+
+namespace rockpoint::cli {
+namespace {
+
+Json ChannelRows(const Checkpoint& checkpoint, const Context& context) {
+  Json rows = Json::array();
+  for (const auto& [channel, version] : checkpoint.channel_versions) {
+    Json row = Json::object();
+    row["channel"] = TextToJson(channel);
+    row["version"] = VersionToJson(version);
+    auto value = checkpoint.channel_values.find(channel);
+    row["value"] = value == checkpoint.channel_values.end()
+                       ? Json()
+                       : context.Payload(value->second);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+Json VersionsSeenRows(const Checkpoint& checkpoint) {
+  Json rows = Json::array();
+  for (const auto& [node, versions] : checkpoint.versions_seen) {
+    for (const auto& [channel, version] : versions) {
+      Json row = Json::object();
+      row["node"] = TextToJson(node);
+      row["channel"] = TextToJson(channel);
+      row["version"] = VersionToJson(version);
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+Json TupleDocument(const CheckpointTuple& tuple, const Context& context) {
+  const Checkpoint& checkpoint = tuple.checkpoint;
+  Json doc = Json::object();
+  doc["thread"] = TextToJson(tuple.config.thread_id.value_or(""));
+  doc["ns"] = TextToJson(tuple.config.checkpoint_ns.value_or(""));
+  doc["checkpoint_id"] = TextToJson(checkpoint.id);
+  doc["parent_checkpoint_id"] =
+      tuple.parent_config && tuple.parent_config->checkpoint_id
+          ? TextToJson(*tuple.parent_config->checkpoint_id)
+          : Json();
+  doc["ts"] = TextToJson(checkpoint.ts);
+  doc["v"] = checkpoint.v;
+  doc["metadata"] = context.table() ? Json(tuple.metadata.DebugString())
+                                    : ValueToJson(tuple.metadata);
+  if (checkpoint.updated_channels) {
+    Json updated = Json::array();
+    for (const std::string& channel : *checkpoint.updated_channels) {
+      updated.push_back(TextToJson(channel));
+    }
+    doc["updated_channels"] = std::move(updated);
+  }
+  doc["channels"] = ChannelRows(checkpoint, context);
+  doc["versions_seen"] = VersionsSeenRows(checkpoint);
+  Json writes = Json::array();
+  for (const PendingWrite& write : tuple.pending_writes) {
+    writes.push_back(WriteToRow(write, context));
+  }
+  doc["pending_writes"] = std::move(writes);
+  if (checkpoint.pending_sends) {
+    Json sends = Json::array();
+    for (const TypedValue& send : *checkpoint.pending_sends) {
+      Json row = Json::object();
+      row["value"] = context.Payload(send);
+      sends.push_back(std::move(row));
+    }
+    doc["pending_sends"] = std::move(sends);
+  }
+  return doc;
+}
+
+class ShowCommand final : public Command {
+ public:
+  const char* name() const override { return "show"; }
+  const char* help() const override {
+    return "Show a checkpoint (the latest by default): config, metadata, "
+           "channel values, pending writes, parent";
+  }
+  Access access() const override { return Access::kRead; }
+  void AddFlags(CLI::App& app) override {
+    app.add_option("THREAD", thread_, "Thread id")->required();
+    app.add_option("CHECKPOINT", latest_or_id_,
+                   "Checkpoint id (default: the latest)");
+    app.add_option("--ns", ns_, "Namespace (default: \"\", the root graph)");
+  }
+
+  Result<int> Run(Context& context) override {
+    RP_RETURN_IF_ERROR(context.DecodeIds({&thread_, &ns_}));
+    RP_RETURN_IF_ERROR(context.DecodeIds(latest_or_id_));
+    RP_ASSIGN_OR_RETURN(
+        CheckpointTuple tuple,
+        FindTuple(context.store->checkpointer(), thread_, ns_, latest_or_id_));
+    context.Print(Output::Document(TupleDocument(tuple, context)));
+    return kExitOk;
+  }
+
+ private:
+  std::string thread_;
+  std::optional<std::string> latest_or_id_;
+  std::string ns_;
+};
+
+class WritesCommand final : public Command {
+ public:
+  const char* name() const override { return "writes"; }
+  const char* help() const override {
+    return "List the pending writes of a checkpoint";
+  }
+  Access access() const override { return Access::kRead; }
+  void AddFlags(CLI::App& app) override {
+    app.add_option("THREAD", thread_, "Thread id")->required();
+    app.add_option("CHECKPOINT", checkpoint_id_, "Checkpoint id")->required();
+    app.add_option("--ns", ns_, "Namespace (default: \"\", the root graph)");
+  }
+
+  Result<int> Run(Context& context) override {
+    RP_RETURN_IF_ERROR(context.DecodeIds({&thread_, &ns_, &checkpoint_id_}));
+    RP_ASSIGN_OR_RETURN(
+        CheckpointTuple tuple,
+        FindTuple(context.store->checkpointer(), thread_, ns_, checkpoint_id_));
+    Output output = Output::Rows({{"task_path", "TASK PATH"},
+                                  {"task_id", "TASK"},
+                                  {"idx", "IDX"},
+                                  {"channel", "CHANNEL"},
+                                  {"value", "VALUE"}});
+    for (const PendingWrite& write : tuple.pending_writes) {
+      output.rows.push_back(WriteToRow(write, context));
+    }
+    context.Print(output);
+    return kExitOk;
+  }
+
+ private:
+  std::string thread_;
+  std::string checkpoint_id_;
+  std::string ns_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeShowCommand() {
+  return std::make_unique<ShowCommand>();
+}
+std::unique_ptr<Command> MakeWritesCommand() {
+  return std::make_unique<WritesCommand>();
+}
+
+}  // namespace rockpoint::cli

@@ -1,0 +1,84 @@
+// Shared command helpers (see command_util.h).
+#include "tools/cli/command_util.h"
+
+#include <unistd.h>
+
+#include <iostream>
+
+namespace rockpoint::cli {
+
+Result<bool> Confirm(const std::string& question, bool yes) {
+  if (yes) return true;
+  if (::isatty(STDIN_FILENO) != 1) {
+    return Status::InvalidArgument(
+        "refusing to change the store without --yes (stdin is not a "
+        "terminal)");
+  }
+  std::cerr << question << " [y/N] " << std::flush;
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return false;
+  return answer == "y" || answer == "Y" || answer == "yes";
+}
+
+Result<Value> ParseFilter(const std::vector<std::string>& pairs) {
+  Value filter = Value::MakeMap();
+  for (const std::string& pair : pairs) {
+    const size_t equals = pair.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      return Status::InvalidArgument("--filter must be key=value, got \"" +
+                                     pair + "\"");
+    }
+    const std::string key = pair.substr(0, equals);
+    const std::string text = pair.substr(equals + 1);
+    Value value(text);
+    if (Json::accept(text)) {
+      RP_ASSIGN_OR_RETURN(value,
+                          ValueFromJson(Json::parse(text), "--filter " + key));
+    }
+    filter.as_map().insert_or_assign(key, std::move(value));
+  }
+  return filter;
+}
+
+Result<std::vector<ThreadInfo>> AllThreads(Checkpointer& store) {
+  std::vector<ThreadInfo> threads;
+  ListThreadsOptions options;
+  while (true) {
+    RP_ASSIGN_OR_RETURN(ThreadPage page, store.ListThreads(options));
+    for (ThreadInfo& info : page.threads) threads.push_back(std::move(info));
+    if (!page.next_after) break;
+    options.after = page.next_after;
+  }
+  return threads;
+}
+
+Result<CheckpointTuple> FindTuple(
+    Checkpointer& store, const std::string& thread, const std::string& ns,
+    const std::optional<std::string>& checkpoint_id) {
+  const CheckpointConfig config{thread, ns, checkpoint_id};
+  RP_ASSIGN_OR_RETURN(std::optional<CheckpointTuple> tuple,
+                      store.GetTuple(config));
+  if (tuple) return std::move(*tuple);
+  std::string where = "thread " + Printable(thread);
+  if (!ns.empty()) where += " namespace " + Printable(ns);
+  if (!checkpoint_id) return Status::NotFound("no checkpoint in " + where);
+  return Status::NotFound("checkpoint " + Printable(*checkpoint_id) +
+                          " not found in " + where);
+}
+
+Json WriteToRow(const PendingWrite& write, const Context& context) {
+  Json row = Json::object();
+  row["task_path"] = TextToJson(write.task_path);
+  row["task_id"] = TextToJson(write.task_id);
+  row["idx"] = write.idx;
+  row["channel"] = TextToJson(write.channel);
+  row["value"] = context.Payload(write.value);
+  return row;
+}
+
+Json MetadataField(const Metadata& metadata, std::string_view key) {
+  const Value* value = metadata.Find(key);
+  return value ? ValueToJson(*value) : Json();
+}
+
+}  // namespace rockpoint::cli

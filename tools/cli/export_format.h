@@ -1,0 +1,92 @@
+// The JSONL export format (tools/cli/FORMAT_JSONL.md): what `export` writes,
+// what `import` reads, and how a "memory file" store is kept on disk.
+//
+// ExportStore walks a store through the Checkpointer interface and writes,
+// in a deterministic order (thread bytes, namespace bytes, checkpoint id),
+// a header line, per checkpoint its not yet written values, the checkpoint
+// and its pending writes, and a trailer with counts. ImportStore reads that
+// back into any backend, so export -> import -> export is byte-identical.
+// Only what the interface exposes is exported: hidden checkpoints (kept for
+// a survivor's delta history) are not, see FORMAT_JSONL.md.
+//
+// Thread-safety: none; one call at a time per stream.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "engine/checkpointer.h"
+#include "tools/cli/text_codec.h"
+
+namespace rockpoint::cli {
+
+// Written in the header line; a reader refuses a greater one.
+inline constexpr int64_t kExportFormatVersion = 1;
+inline constexpr std::string_view kExportFormatName = "rockpoint-export";
+
+struct ExportCounts {
+  uint64_t checkpoints = 0;
+  uint64_t values = 0;
+  uint64_t writes = 0;
+};
+
+// Called after each checkpoint with the number handled so far.
+using ProgressFn = std::function<void(uint64_t checkpoints)>;
+
+// Exports `threads` (all threads when empty; each must exist, else
+// NotFound) to `out`.
+Result<ExportCounts> ExportStore(Checkpointer& source,
+                                 const std::vector<std::string>& threads,
+                                 std::ostream& out, const ProgressFn& progress);
+
+struct ImportOptions {
+  // Check everything, write nothing. Default: false.
+  bool dry_run = false;
+  // InvalidArgument when a thread of the input already has checkpoints in
+  // the target. Default: true.
+  bool refuse_existing_threads = true;
+};
+
+// Reads an export from `in` into `target`. InvalidArgument "line N: ..." for
+// input outside the format (a missing trailer means a truncated file).
+Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
+                                 const ImportOptions& options,
+                                 const ProgressFn& progress);
+
+// --- one line each (export_lines.cpp) ---
+
+struct ValueLine {
+  std::string thread, ns, channel;
+  ChannelVersion version;
+  TypedValue value;
+};
+struct CheckpointLine {
+  std::string thread, ns;
+  std::optional<std::string> parent_id;
+  Checkpoint checkpoint;  // channel_values unused (values are ValueLines).
+  Metadata metadata;
+};
+struct WriteLine {
+  std::string thread, ns, checkpoint_id;
+  PendingWrite write;
+};
+
+Json HeaderToJson();
+Json TrailerToJson(const ExportCounts& counts);
+Json ValueLineToJson(const ValueLine& line);
+Json CheckpointLineToJson(const CheckpointLine& line);
+Json WriteLineToJson(const WriteLine& line);
+
+// InvalidArgument naming the field on anything outside the format.
+Status CheckHeader(const Json& json);
+Result<ExportCounts> TrailerFromJson(const Json& json);
+Result<ValueLine> ValueLineFromJson(const Json& json);
+Result<CheckpointLine> CheckpointLineFromJson(const Json& json);
+Result<WriteLine> WriteLineFromJson(const Json& json);
+
+}  // namespace rockpoint::cli

@@ -1,0 +1,299 @@
+// ImportStore: an export read back through the Checkpointer interface.
+//
+// Values are stored by put's new_versions, which the format does not carry:
+// a checkpoint's new_versions are the channels whose version differs from
+// its parent's (or all, without a parent in the input), plus any channel
+// whose value line has not been stored yet. That reproduces every read the
+// export recorded (see FORMAT_JSONL.md, "Import").
+#include <map>
+#include <set>
+
+#include "tools/cli/export_format.h"
+#include "tools/cli/value_json.h"
+
+namespace rockpoint::cli {
+namespace {
+
+using VersionKey = std::pair<std::string, ChannelVersion>;
+
+// The writes of one (checkpoint, task_path, task_id), replayed with one
+// PutWrites whose list positions reproduce each stored idx.
+struct WriteGroup {
+  std::string thread, ns, checkpoint_id, task_path, task_id;
+  std::vector<PendingWrite> writes;
+  bool SameGroup(const WriteLine& line) const {
+    return !writes.empty() && line.thread == thread && line.ns == ns &&
+           line.checkpoint_id == checkpoint_id &&
+           line.write.task_path == task_path && line.write.task_id == task_id;
+  }
+};
+
+class Importer {
+ public:
+  Importer(Checkpointer& target, const ImportOptions& options,
+           const ProgressFn& progress)
+      : target_(target), options_(options), progress_(progress) {}
+
+  Result<ExportCounts> Run(std::istream& in);
+
+ private:
+  Status HandleLine(const Json& json);
+  Status StartNamespace(const std::string& thread, const std::string& ns);
+  Status AddValue(ValueLine line);
+  Status AddCheckpoint(CheckpointLine line);
+  Status AddWrite(WriteLine line);
+  Status FlushWrites();
+
+  Checkpointer& target_;
+  const ImportOptions options_;
+  const ProgressFn& progress_;
+
+  ExportCounts counts_;
+  std::optional<ExportCounts> trailer_;
+  std::set<std::string> threads_seen_;
+  // State of the current (thread, ns).
+  std::optional<std::pair<std::string, std::string>> current_;
+  std::map<VersionKey, TypedValue> values_;
+  std::set<VersionKey> stored_;
+  std::map<std::string, ChannelVersions> versions_by_id_;
+  WriteGroup group_;
+};
+
+Status AtLine(uint64_t number, const Status& status) {
+  return Status::InvalidArgument("line " + std::to_string(number) + ": " +
+                                 status.message());
+}
+
+Result<ExportCounts> Importer::Run(std::istream& in) {
+  std::string text;
+  uint64_t number = 0;
+  while (std::getline(in, text)) {
+    ++number;
+    if (trailer_)
+      return AtLine(number,
+                    Status::InvalidArgument("content after the end line"));
+    Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object()) {
+      return AtLine(number, Status::InvalidArgument("not a JSON object"));
+    }
+    if (number == 1) {
+      if (!json.contains("kind") || json["kind"] != "header") {
+        return AtLine(number, Status::InvalidArgument(
+                                  "expected the header line (is this a "
+                                  "rockpoint export?)"));
+      }
+      Status header = CheckHeader(json);
+      if (!header.ok()) return AtLine(number, header);
+      continue;
+    }
+    Status handled = HandleLine(json);
+    if (!handled.ok()) {
+      return handled.IsInvalidArgument() ? AtLine(number, handled) : handled;
+    }
+  }
+  if (in.bad()) return Status::IOError("cannot read the import input");
+  if (number == 0) return Status::InvalidArgument("input is empty");
+  if (!trailer_) {
+    return Status::InvalidArgument("input is truncated: no end line after " +
+                                   std::to_string(number) + " lines");
+  }
+  RP_RETURN_IF_ERROR(FlushWrites());
+  if (trailer_->checkpoints != counts_.checkpoints ||
+      trailer_->values != counts_.values ||
+      trailer_->writes != counts_.writes) {
+    return Status::InvalidArgument(
+        "end line counts do not match the lines read (checkpoints " +
+        std::to_string(counts_.checkpoints) + ", values " +
+        std::to_string(counts_.values) + ", writes " +
+        std::to_string(counts_.writes) + ")");
+  }
+  return counts_;
+}
+
+Status Importer::HandleLine(const Json& json) {
+  const std::string kind =
+      json.contains("kind") && json["kind"].is_string() ? json["kind"] : "";
+  if (kind == "value") {
+    RP_ASSIGN_OR_RETURN(ValueLine line, ValueLineFromJson(json));
+    return AddValue(std::move(line));
+  }
+  if (kind == "checkpoint") {
+    RP_ASSIGN_OR_RETURN(CheckpointLine line, CheckpointLineFromJson(json));
+    return AddCheckpoint(std::move(line));
+  }
+  if (kind == "write") {
+    RP_ASSIGN_OR_RETURN(WriteLine line, WriteLineFromJson(json));
+    return AddWrite(std::move(line));
+  }
+  if (kind == "end") {
+    RP_ASSIGN_OR_RETURN(ExportCounts counts, TrailerFromJson(json));
+    trailer_ = counts;
+    return Status::OK();
+  }
+  return Status::InvalidArgument(
+      "kind must be \"value\", \"checkpoint\", \"write\" or \"end\"");
+}
+
+Status Importer::StartNamespace(const std::string& thread,
+                                const std::string& ns) {
+  if (current_ && current_->first == thread && current_->second == ns) {
+    return Status::OK();
+  }
+  RP_RETURN_IF_ERROR(FlushWrites());
+  current_.emplace(thread, ns);
+  values_.clear();
+  stored_.clear();
+  versions_by_id_.clear();
+  if (!threads_seen_.insert(thread).second ||
+      !options_.refuse_existing_threads) {
+    return Status::OK();
+  }
+  ListOptions probe;
+  probe.config = CheckpointConfig{thread, std::nullopt, std::nullopt};
+  probe.limit = 1;
+  RP_ASSIGN_OR_RETURN(std::vector<CheckpointTuple> existing,
+                      target_.ListAll(probe));
+  if (!existing.empty()) {
+    return Status::InvalidArgument(
+        "thread " + Printable(thread) +
+        " already exists in the target store (delete it first)");
+  }
+  return Status::OK();
+}
+
+Status Importer::AddValue(ValueLine line) {
+  RP_RETURN_IF_ERROR(StartNamespace(line.thread, line.ns));
+  ++counts_.values;
+  VersionKey key(std::move(line.channel), std::move(line.version));
+  if (!values_.emplace(std::move(key), std::move(line.value)).second) {
+    return Status::InvalidArgument("duplicate value line");
+  }
+  return Status::OK();
+}
+
+Status Importer::AddCheckpoint(CheckpointLine line) {
+  RP_RETURN_IF_ERROR(StartNamespace(line.thread, line.ns));
+  RP_RETURN_IF_ERROR(FlushWrites());
+  ++counts_.checkpoints;
+  Checkpoint& checkpoint = line.checkpoint;
+  const ChannelVersions* parent_versions = nullptr;
+  if (line.parent_id) {
+    auto parent = versions_by_id_.find(*line.parent_id);
+    if (parent != versions_by_id_.end()) parent_versions = &parent->second;
+  }
+  ChannelVersions new_versions;
+  for (const auto& [channel, version] : checkpoint.channel_versions) {
+    VersionKey key(channel, version);
+    bool changed = parent_versions == nullptr;
+    if (!changed) {
+      auto inherited = parent_versions->find(channel);
+      changed =
+          inherited == parent_versions->end() || inherited->second != version;
+    }
+    auto value = values_.find(key);
+    const bool unstored_value =
+        value != values_.end() && !stored_.contains(key);
+    if (!changed && !unstored_value) continue;
+    new_versions.emplace(channel, version);
+    if (value != values_.end()) {
+      checkpoint.channel_values.emplace(channel, value->second);
+    }
+    stored_.insert(std::move(key));
+  }
+  if (!versions_by_id_.emplace(checkpoint.id, checkpoint.channel_versions)
+           .second) {
+    return Status::InvalidArgument("duplicate checkpoint " +
+                                   Printable(checkpoint.id));
+  }
+  if (!options_.dry_run) {
+    CheckpointConfig config{line.thread, line.ns, line.parent_id};
+    RP_ASSIGN_OR_RETURN(
+        CheckpointConfig stored,
+        target_.Put(config, checkpoint, line.metadata, new_versions));
+    (void)stored;
+  }
+  if (progress_) progress_(counts_.checkpoints);
+  return Status::OK();
+}
+
+Status Importer::AddWrite(WriteLine line) {
+  RP_RETURN_IF_ERROR(StartNamespace(line.thread, line.ns));
+  ++counts_.writes;
+  const std::optional<int64_t> special = SpecialWriteIndex(line.write.channel);
+  if (special ? line.write.idx != *special : line.write.idx < 0) {
+    return Status::InvalidArgument(
+        "write.idx " + std::to_string(line.write.idx) +
+        " does not fit channel " + Printable(line.write.channel));
+  }
+  if (!group_.SameGroup(line)) {
+    RP_RETURN_IF_ERROR(FlushWrites());
+    group_.thread = line.thread;
+    group_.ns = line.ns;
+    group_.checkpoint_id = line.checkpoint_id;
+    group_.task_path = line.write.task_path;
+    group_.task_id = line.write.task_id;
+  }
+  for (const PendingWrite& write : group_.writes) {
+    if (write.idx == line.write.idx) {
+      return Status::InvalidArgument("duplicate write idx " +
+                                     std::to_string(line.write.idx));
+    }
+  }
+  group_.writes.push_back(std::move(line.write));
+  return Status::OK();
+}
+
+Status Importer::FlushWrites() {
+  if (group_.writes.empty()) return Status::OK();
+  std::vector<const PendingWrite*> specials;
+  std::map<int64_t, const PendingWrite*> regular;
+  for (const PendingWrite& write : group_.writes) {
+    if (write.idx < 0) {
+      specials.push_back(&write);
+    } else {
+      regular.emplace(write.idx, &write);
+    }
+  }
+  // Position i of the list gets idx i; a gap (a position a special write
+  // took when it was first written) is filled with a special write again,
+  // which replaces itself with the same value.
+  std::vector<ChannelWrite> list;
+  const int64_t positions = regular.empty() ? 0 : regular.rbegin()->first + 1;
+  size_t next_special = 0;
+  for (int64_t i = 0; i < positions; ++i) {
+    const PendingWrite* write = nullptr;
+    if (auto found = regular.find(i); found != regular.end()) {
+      write = found->second;
+    } else if (!specials.empty()) {
+      write = specials[next_special % specials.size()];
+      ++next_special;
+    } else {
+      return Status::InvalidArgument(
+          "writes of task " + Printable(group_.task_id) + " skip idx " +
+          std::to_string(i) + " without a special write to hold it");
+    }
+    list.push_back({write->channel, write->value});
+  }
+  for (size_t s = next_special; s < specials.size(); ++s) {
+    list.push_back({specials[s]->channel, specials[s]->value});
+  }
+  Status status;
+  if (!options_.dry_run) {
+    status = target_.PutWrites(
+        CheckpointConfig{group_.thread, group_.ns, group_.checkpoint_id}, list,
+        group_.task_id, group_.task_path);
+  }
+  group_.writes.clear();
+  return status;
+}
+
+}  // namespace
+
+Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
+                                 const ImportOptions& options,
+                                 const ProgressFn& progress) {
+  Importer importer(target, options, progress);
+  return importer.Run(in);
+}
+
+}  // namespace rockpoint::cli

@@ -1,0 +1,188 @@
+// Store: backend detection, opening with the right access, memory files.
+#include "tools/cli/store.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/memory_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
+
+namespace rockpoint::cli {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::string_view kSqliteHeader{"SQLite format 3\0", 16};
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool HasSqliteHeader(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string head(kSqliteHeader.size(), '\0');
+  if (!file.read(head.data(), static_cast<std::streamsize>(head.size()))) {
+    return false;
+  }
+  return head == kSqliteHeader;
+}
+
+Result<Backend> Detect(const std::string& path, Access access) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (fs::is_directory(status)) return Backend::kRocksDb;
+  if (fs::exists(status)) {
+    if (HasSqliteHeader(path)) return Backend::kSqlite;
+    if (EndsWith(path, ".jsonl")) return Backend::kMemoryFile;
+    return Status::InvalidArgument(
+        "not a rockpoint store (neither a RocksDB directory, a SQLite "
+        "database nor a .jsonl memory file): " +
+        path);
+  }
+  if (access != Access::kCreate) {
+    return Status::NotFound("store not found: " + path);
+  }
+  if (EndsWith(path, ".jsonl")) return Backend::kMemoryFile;
+  if (EndsWith(path, ".db") || EndsWith(path, ".sqlite") ||
+      EndsWith(path, ".sqlite3")) {
+    return Backend::kSqlite;
+  }
+  return Backend::kRocksDb;
+}
+
+Status LoadMemoryFile(const std::string& path, Checkpointer& target,
+                      const ProgressFn& progress) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IOError("cannot read memory file: " + path);
+  ImportOptions options;
+  options.refuse_existing_threads = false;
+  auto loaded = ImportStore(in, target, options, progress);
+  if (!loaded.ok()) {
+    return Status(loaded.status().code() == StatusCode::kInvalidArgument
+                      ? Status::Corruption("memory file " + path + ": " +
+                                           loaded.status().message())
+                      : loaded.status());
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+const char* BackendName(Backend backend) {
+  switch (backend) {
+    case Backend::kRocksDb:
+      return "rocksdb";
+    case Backend::kSqlite:
+      return "sqlite";
+    case Backend::kMemoryFile:
+      return "memory";
+  }
+  return "?";
+}
+
+Result<Backend> ParseBackend(std::string_view name) {
+  if (name == "rocksdb") return Backend::kRocksDb;
+  if (name == "sqlite") return Backend::kSqlite;
+  if (name == "memory") return Backend::kMemoryFile;
+  return Status::InvalidArgument("--backend must be rocksdb, sqlite or memory");
+}
+
+Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
+                                           std::optional<Backend> forced,
+                                           Access access,
+                                           const ProgressFn& progress) {
+  if (path.empty()) {
+    return Status::InvalidArgument(
+        "no store given: pass --store PATH or set ROCKPOINT_STORE");
+  }
+  std::unique_ptr<Store> store(new Store());
+  store->path_ = path;
+  std::error_code error;
+  const bool exists = fs::exists(path, error);
+  if (!exists && access != Access::kCreate) {
+    return Status::NotFound("store not found: " + path);
+  }
+  if (forced) {
+    store->backend_ = *forced;
+  } else {
+    RP_ASSIGN_OR_RETURN(store->backend_, Detect(path, access));
+  }
+  switch (store->backend_) {
+    case Backend::kRocksDb: {
+      if (exists && !fs::exists(fs::path(path) / "CURRENT", error)) {
+        return Status::InvalidArgument(
+            "not a RocksDB store (no CURRENT file): " + path);
+      }
+      RocksDbOptions options;
+      options.path = path;
+      options.read_only = access == Access::kRead;
+      options.create_if_missing = access == Access::kCreate;
+      RP_ASSIGN_OR_RETURN(std::unique_ptr<RocksDbCheckpointer> rocksdb,
+                          RocksDbCheckpointer::Open(options));
+      store->rocksdb_ = rocksdb.get();
+      store->checkpointer_ = std::move(rocksdb);
+      break;
+    }
+    case Backend::kSqlite: {
+      if (exists && !HasSqliteHeader(path) && fs::file_size(path, error) > 0) {
+        return Status::InvalidArgument("not a SQLite database: " + path);
+      }
+      SqliteOptions options;
+      options.path = path;
+      options.create_if_missing = access == Access::kCreate;
+      RP_ASSIGN_OR_RETURN(std::unique_ptr<SqliteCheckpointer> sqlite,
+                          SqliteCheckpointer::Open(options));
+      store->checkpointer_ = std::move(sqlite);
+      break;
+    }
+    case Backend::kMemoryFile: {
+      store->checkpointer_ = std::make_unique<MemoryCheckpointer>();
+      if (exists) {
+        RP_RETURN_IF_ERROR(
+            LoadMemoryFile(path, *store->checkpointer_, progress));
+      }
+      break;
+    }
+  }
+  return store;
+}
+
+Store::~Store() = default;
+
+Status Store::Commit(const ProgressFn& progress) {
+  if (backend_ != Backend::kMemoryFile) return Status::OK();
+  const std::string temporary =
+      path_ + ".tmp." + std::to_string(static_cast<long>(::getpid()));
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::IOError("cannot write " + temporary);
+    auto exported = ExportStore(*checkpointer_, {}, out, progress);
+    out.close();
+    if (!exported.ok() || !out) {
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      return exported.ok() ? Status::IOError("cannot write " + temporary)
+                           : exported.status();
+    }
+  }
+  // The data reaches the disk before the rename makes it the store.
+  if (const int fd = ::open(temporary.c_str(), O_RDONLY); fd >= 0) {
+    const bool synced = ::fsync(fd) == 0;
+    ::close(fd);
+    if (!synced) return Status::IOError("cannot sync " + temporary);
+  }
+  std::error_code error;
+  fs::rename(temporary, path_, error);
+  if (error) {
+    fs::remove(temporary, error);
+    return Status::IOError("cannot replace " + path_ + ": " + error.message());
+  }
+  return Status::OK();
+}
+
+}  // namespace rockpoint::cli

@@ -1,0 +1,71 @@
+// Store: the store a CLI command works on, opened from --store PATH.
+//
+// Backend detection (unless forced with --backend): a directory is a RocksDB
+// store; a file starting with the SQLite header is a SQLite database; a path
+// ending in ".jsonl" is a "memory file": an export (FORMAT_JSONL.md) loaded
+// into a MemoryCheckpointer, and written back (atomically, by rename) by
+// Commit() after a command that changes it. A path that does not exist is
+// created only with Access::kCreate, as a memory file (".jsonl"), a SQLite
+// database (".db", ".sqlite", ".sqlite3") or a RocksDB directory (else).
+//
+// Read-only commands open RocksDB read-only (no lock taken, nothing
+// written). Errors say what is wrong with the path: missing, locked by
+// another process, of a newer format, not a store.
+//
+// Thread-safety: none; one command at a time.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/status.h"
+#include "engine/checkpointer.h"
+#include "tools/cli/export_format.h"
+
+namespace rockpoint {
+class RocksDbCheckpointer;
+}
+
+namespace rockpoint::cli {
+
+enum class Backend { kRocksDb, kSqlite, kMemoryFile };
+enum class Access {
+  kRead,    // never writes; the store must exist.
+  kWrite,   // writes; the store must exist.
+  kCreate,  // writes; a missing store is created.
+};
+
+const char* BackendName(Backend backend);
+// "rocksdb" | "sqlite" | "memory"; InvalidArgument otherwise.
+Result<Backend> ParseBackend(std::string_view name);
+
+class Store {
+ public:
+  static Result<std::unique_ptr<Store>> Open(const std::string& path,
+                                             std::optional<Backend> forced,
+                                             Access access,
+                                             const ProgressFn& progress);
+  ~Store();
+
+  Checkpointer& checkpointer() { return *checkpointer_; }
+  Backend backend() const { return backend_; }
+  const std::string& path() const { return path_; }
+  // The RocksDB backend, or nullptr for another backend.
+  RocksDbCheckpointer* rocksdb() const { return rocksdb_; }
+
+  // Makes the command's changes durable: a memory file is exported to
+  // PATH.tmp and renamed over PATH; other backends wrote through already.
+  // REQUIRES: opened with kWrite or kCreate.
+  Status Commit(const ProgressFn& progress);
+
+ private:
+  Store() = default;
+
+  std::string path_;
+  Backend backend_ = Backend::kRocksDb;
+  std::unique_ptr<Checkpointer> checkpointer_;
+  RocksDbCheckpointer* rocksdb_ = nullptr;  // owned by checkpointer_.
+};
+
+}  // namespace rockpoint::cli
