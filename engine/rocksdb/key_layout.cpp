@@ -194,6 +194,18 @@ Result<WriteKeyParts> ParseWriteKey(std::string_view key) {
   return parts;
 }
 
+Result<WriteTaskParts> ParseWriteKeyTask(std::string_view key,
+                                         size_t prefix_length) {
+  TupleReader reader(key.substr(prefix_length));
+  WriteTaskParts parts;
+  RP_RETURN_IF_ERROR(
+      ReadStrings(reader, key, {&parts.task_path, &parts.task_id}));
+  Status status = reader.ReadInt(&parts.idx);
+  if (!status.ok()) return CorruptionAt("key", key, status);
+  RP_RETURN_IF_ERROR(ExpectEnd(reader, key));
+  return parts;
+}
+
 Result<ThreadKeyParts> ParseThreadKey(std::string_view key) {
   TupleReader reader(key);
   RP_RETURN_IF_ERROR(ExpectTag(reader, kThreadTag, key));

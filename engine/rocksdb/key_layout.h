@@ -97,6 +97,15 @@ struct TimestampKeyParts {
 };
 
 Result<CheckpointKeyParts> ParseCheckpointKey(std::string_view key);
+// The trailing elements (task_path, task_id, idx) of a write key. Cheaper
+// than ParseWriteKey when the caller knows the key's prefix.
+// REQUIRES: key starts with WritePrefix(...) of length prefix_length.
+struct WriteTaskParts {
+  std::string task_path, task_id;
+  int64_t idx = 0;
+};
+Result<WriteTaskParts> ParseWriteKeyTask(std::string_view key,
+                                         size_t prefix_length);
 Result<BlobKeyParts> ParseBlobKey(std::string_view key);
 Result<WriteKeyParts> ParseWriteKey(std::string_view key);
 Result<ThreadKeyParts> ParseThreadKey(std::string_view key);

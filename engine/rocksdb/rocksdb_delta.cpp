@@ -7,7 +7,8 @@
 //      "empty" resumes the walk;
 //   2. one iterator over ("wr", thread, ns) seeking each chain member's
 //      writes, oldest member first.
-#include <set>
+#include <deque>
+#include <unordered_set>
 
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
@@ -45,15 +46,17 @@ bool Stores(const Link& link, const std::string& channel) {
 // Stage 1's iterator: positions on checkpoints by id, mostly by Prev.
 class AncestorScan {
  public:
-  AncestorScan(std::unique_ptr<PrefixScan> scan, std::string thread,
-               std::string ns)
-      : scan_(std::move(scan)),
-        thread_(std::move(thread)),
-        ns_(std::move(ns)) {}
+  // REQUIRES: scan covers NamespacePrefix(kCheckpointTag, thread, ns).
+  explicit AncestorScan(std::unique_ptr<PrefixScan> scan)
+      : scan_(std::move(scan)) {}
 
   // The header of `id`, or nullopt when there is no such checkpoint.
   Result<std::optional<serde::CheckpointHeader>> Find(const std::string& id) {
-    const std::string key = layout::CheckpointKey(thread_, ns_, id);
+    // CheckpointKey(thread, ns, id): the scan's prefix + the id element.
+    id_element_.Clear();
+    id_element_.AddString(id);
+    key_.assign(scan_->prefix).append(id_element_.data());
+    const std::string_view key = key_;
     int steps = 0;
     while (scan_->Valid() && scan_->it->key().ToStringView() > key &&
            steps++ < kMaxSteps) {
@@ -96,7 +99,8 @@ class AncestorScan {
   }
 
   std::unique_ptr<PrefixScan> scan_;
-  std::string thread_, ns_;
+  keys::TupleWriter id_element_;  // reused: no allocation per ancestor
+  std::string key_;
 };
 
 }  // namespace
@@ -121,8 +125,7 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
   // Stage 1: the target, then its ancestors.
   AncestorScan ancestors(
       Scan(checkpoints, read,
-           layout::NamespacePrefix(layout::kCheckpointTag, thread, ns)),
-      thread, ns);
+           layout::NamespacePrefix(layout::kCheckpointTag, thread, ns)));
   std::optional<std::string> next;
   if (config.checkpoint_id) {
     RP_ASSIGN_OR_RETURN(auto target, ancestors.Find(*config.checkpoint_id));
@@ -140,15 +143,17 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
     next = target->header.parent_id;
   }
 
-  std::vector<Link> chain;
-  std::set<std::string> visited;
+  // A deque: the ids stay in place, so `visited` can view them.
+  std::deque<Link> chain;
+  std::unordered_set<std::string_view> visited;
   if (config.checkpoint_id) visited.insert(*config.checkpoint_id);
   // Appends the next ancestor; false at a root, a missing parent or a cycle.
   const auto extend = [&]() -> Result<bool> {
-    if (!next || !visited.insert(*next).second) return false;
+    if (!next || visited.contains(*next)) return false;
     RP_ASSIGN_OR_RETURN(auto header, ancestors.Find(*next));
     if (!header) return false;
     chain.push_back(Link{std::move(*next), std::move(*header)});
+    visited.insert(chain.back().id);
     next = chain.back().header.parent_id;
     return true;
   };
@@ -197,8 +202,9 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
       ChannelWalk& walk = *pending[i];
       std::optional<serde::BlobRecord> blob;
       if (!statuses[i].IsNotFound()) {
-        RP_RETURN_IF_ERROR(
-            ToStatus(statuses[i], "read " + keys::Describe(keys[i])));
+        if (!statuses[i].ok()) {
+          return ToStatus(statuses[i], "read " + keys::Describe(keys[i]));
+        }
         auto decoded = serde::DecodeBlobRecord(values[i].ToStringView());
         if (!decoded.ok()) {
           return layout::CorruptionAt("blob record", keys[i], decoded.status());
@@ -229,18 +235,22 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
   // skipped), so a member whose prefix is >= floor and <= the current key
   // needs no seek: on a linear history the members' writes are adjacent and
   // stage 2 is one forward pass.
-  std::string floor;
+  // WritePrefix(thread, ns, id) = the scan's prefix + the id element.
+  std::string floor, prefix, upper;
+  keys::TupleWriter id_element;
   bool positioned = false;
   for (size_t member = longest; member-- > 0;) {
     const std::string& id = chain[member].id;
-    const std::string prefix = layout::WritePrefix(thread, ns, id);
-    const std::string upper = keys::TuplePrefixUpperBound(prefix);
+    id_element.Clear();
+    id_element.AddString(id);
+    prefix.assign(pending_writes->prefix).append(id_element.data());
+    upper.assign(prefix).push_back('\xff');  // TuplePrefixUpperBound
     const bool in_place = positioned && floor <= prefix &&
                           (!pending_writes->Valid() ||
                            pending_writes->it->key().ToStringView() >= prefix);
     if (!in_place) pending_writes->Seek(prefix);
     positioned = true;
-    floor = upper;
+    floor.assign(upper);
     for (; pending_writes->Valid() &&
            pending_writes->it->key().ToStringView() < upper;
          pending_writes->it->Next()) {
@@ -253,7 +263,8 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
       const auto walk = walks.find(record->channel);
       if (walk == walks.end()) continue;
       if (member >= walk->second.span) continue;
-      RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
+      RP_ASSIGN_OR_RETURN(auto parts,
+                          layout::ParseWriteKeyTask(key, prefix.size()));
       result[record->channel].writes.push_back(PendingWrite{
           std::move(parts.task_id), record->channel, std::move(record->value),
           std::move(parts.task_path), parts.idx, id});

@@ -2,12 +2,15 @@
 // implemented across engine/rocksdb/*.cpp by concern (open, put, read, list,
 // delete, retention, delta, threads, stats). Private to engine/rocksdb/.
 //
-// Concurrency: RocksDB itself is thread-safe. Operations that read before
-// they write (Put: blob immutability and overwrite clean-up; PutWrites:
-// first-wins; retention: the needed-set computation) hold the stripe mutex
-// of every thread they touch, so calls on one thread are linearizable while
-// different threads run in parallel. Stripes are always taken in ascending
-// order. Reads take a RocksDB snapshot and no mutex.
+// Concurrency: RocksDB itself is thread-safe. Blob immutability needs no
+// read: Put writes blobs as blind Merges resolved by the "existing value
+// wins" operator of the blobs family (rocksdb_options.cpp). Operations that
+// read before they write (Put: overwrite clean-up of the old record's index
+// entries; PutWrites: first-wins; retention: the needed-set computation)
+// hold the stripe mutex of every thread they touch, so calls on one thread
+// are linearizable while different threads run in parallel. Stripes are
+// always taken in ascending order. Reads take a RocksDB snapshot and no
+// mutex.
 #pragma once
 
 #include <rocksdb/db.h>

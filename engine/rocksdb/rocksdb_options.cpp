@@ -3,6 +3,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/merge_operator.h>
 #include <rocksdb/slice_transform.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
@@ -62,6 +63,42 @@ class IndexHintExtractor final : public rocksdb::SliceTransform {
   }
 };
 
+// "Existing value wins" (the blobs family): the value of a key is its base
+// value (the last Put) if it has one, else its first Merge operand. Put
+// writes blobs blind with Merge, so a stored blob is never replaced without
+// a read. Operands are BlobRecords and compaction folds them into plain
+// values, so the stored format is unchanged; a store holding unfolded
+// operands needs this operator (the same name) to be read.
+class ExistingWinsMergeOperator final : public rocksdb::MergeOperator {
+ public:
+  const char* Name() const override { return "rockpoint.ExistingWins"; }
+
+  bool FullMergeV2(const MergeOperationInput& merge_in,
+                   MergeOperationOutput* merge_out) const override {
+    merge_out->existing_operand = merge_in.existing_value != nullptr
+                                      ? *merge_in.existing_value
+                                      : merge_in.operand_list.front();
+    return true;
+  }
+
+  bool PartialMerge(const rocksdb::Slice& /*key*/,
+                    const rocksdb::Slice& left_operand,
+                    const rocksdb::Slice& /*right_operand*/,
+                    std::string* new_value,
+                    rocksdb::Logger* /*logger*/) const override {
+    new_value->assign(left_operand.data(), left_operand.size());
+    return true;
+  }
+
+  bool PartialMergeMulti(const rocksdb::Slice& /*key*/,
+                         const std::deque<rocksdb::Slice>& operand_list,
+                         std::string* new_value,
+                         rocksdb::Logger* /*logger*/) const override {
+    new_value->assign(operand_list.front().data(), operand_list.front().size());
+    return true;
+  }
+};
+
 bool ZstdSupported() {
   const auto supported = rocksdb::GetSupportedCompressions();
   return std::find(supported.begin(), supported.end(), rocksdb::kZSTD) !=
@@ -71,7 +108,8 @@ bool ZstdSupported() {
 rocksdb::ColumnFamilyOptions FamilyOptions(
     const std::shared_ptr<rocksdb::Cache>& cache, bool prefixed,
     bool compressed, uint64_t blob_min_bytes, size_t write_buffer_bytes,
-    bool hint_index = false) {
+    bool hint_index = false, bool hint_prefix = true,
+    bool existing_wins = false) {
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = cache;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -94,10 +132,19 @@ rocksdb::ColumnFamilyOptions FamilyOptions(
     // put (blob, record) and put_writes mostly miss.
     family.memtable_prefix_bloom_size_ratio = 0.02;
     family.memtable_whole_key_filtering = true;
-    // A (thread, ns) grows at its end: insert next to the last key. Range
-    // deletion begin keys ("tag", thread) are out of the extractor's domain
-    // (see IndexHintExtractor).
-    family.memtable_insert_with_hint_prefix_extractor = family.prefix_extractor;
+    // A (thread, ns) of checkpoints or writes grows at its end: insert next
+    // to the last key. Not for blobs: a put of several channels inserts at
+    // one place per channel, which invalidates the hint each time (a
+    // recomputed hint costs more than a plain insert). Range deletion begin
+    // keys ("tag", thread) are out of the extractor's domain (see
+    // IndexHintExtractor).
+    if (hint_prefix) {
+      family.memtable_insert_with_hint_prefix_extractor =
+          family.prefix_extractor;
+    }
+  }
+  if (existing_wins) {
+    family.merge_operator = std::make_shared<ExistingWinsMergeOperator>();
   }
   if (compressed) {
     const bool zstd = ZstdSupported();
@@ -142,7 +189,10 @@ StoreOptions MakeStoreOptions(const RocksDbOptions& options) {
       {rocksdb::kDefaultColumnFamilyName,
        FamilyOptions(cache, false, false, 0, kSmallBuffer)},
       {kCheckpointsFamily, FamilyOptions(cache, true, false, 0, kLargeBuffer)},
-      {kBlobsFamily, FamilyOptions(cache, true, true, blob_min, kLargeBuffer)},
+      {kBlobsFamily, FamilyOptions(cache, true, true, blob_min, kLargeBuffer,
+                                   /*hint_index=*/false,
+                                   /*hint_prefix=*/false,
+                                   /*existing_wins=*/true)},
       {kWritesFamily, FamilyOptions(cache, true, true, blob_min, kLargeBuffer)},
       {kIndexFamily, FamilyOptions(cache, false, false, 0, kSmallBuffer,
                                    /*hint_index=*/true)},

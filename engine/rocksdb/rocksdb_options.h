@@ -8,11 +8,16 @@
 //     serve the point reads (get by id, blob MultiGet).
 //   * blobs, writes: zstd (when the RocksDB build supports it), and values of
 //     at least blob_file_min_bytes go to blob files.
+//   * blobs: the "existing value wins" merge operator (a key's base value,
+//     else its first Merge operand), which Put relies on to write blobs
+//     blind. A store holding unfolded Merge operands can only be read with
+//     that operator.
 //   * index, meta: no prefix extractor (the ts and run scans cross
 //     prefixes); whole-key bloom filters.
-//   * memtables: whole-key and prefix blooms (put's existence checks mostly
-//     miss) and insert hints per prefix (keys of a (thread, ns), of a run,
-//     and the ts order grow at their end), which need
+//   * memtables: whole-key and prefix blooms (put's record read mostly
+//     misses) and insert hints per prefix (keys of a (thread, ns) in the
+//     checkpoints and writes families, of a run, and the ts order grow at
+//     their end; not blobs, inserted at one place per channel), which need
 //     allow_concurrent_memtable_write = false.
 //   * one LRU block cache of block_cache_bytes shared by all families.
 //

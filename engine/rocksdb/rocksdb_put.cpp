@@ -1,9 +1,12 @@
-// Put and PutWrites: each one WriteBatch. The reads they need first (does a
-// blob exist, does a regular write exist, what did an overwritten record
-// index) run under the thread's stripe lock, together with the write.
+// Put and PutWrites: each one WriteBatch. Put writes blobs blind with Merge
+// (existing value wins, rocksdb_options.cpp); its one read, the old record
+// of an overwritten id (index clean-up), runs under the thread's stripe
+// lock together with the write. PutWrites reads which regular writes exist
+// (first wins; an existing one adds nothing to the batch) under the lock.
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/validation.h"
+#include "keys/tuple.h"
 
 namespace rockpoint {
 namespace {
@@ -35,6 +38,7 @@ serde::CheckpointRecord MakeRecord(const CheckpointConfig& config,
 
 // Point reads of `keys` (in `families`), one MultiGet. found[i] tells
 // whether keys[i] exists; values[i] holds its value.
+// REQUIRES: keys ascending, all in one family.
 Status MultiGetExisting(rocksdb::DB* db,
                         std::vector<rocksdb::ColumnFamilyHandle*>& families,
                         const std::vector<std::string>& keys,
@@ -47,7 +51,7 @@ Status MultiGetExisting(rocksdb::DB* db,
   found.assign(count, false);
   if (count == 0) return Status::OK();
   db->MultiGet(rocksdb::ReadOptions(), count, families.data(), slices.data(),
-               values.data(), statuses.data());
+               values.data(), statuses.data(), /*sorted_input=*/true);
   for (size_t i = 0; i < count; ++i) {
     if (statuses[i].IsNotFound()) continue;
     RP_RETURN_IF_ERROR(ToStatus(statuses[i], context));
@@ -72,37 +76,32 @@ Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
       MakeRecord(config, checkpoint, metadata, new_versions));
   const std::optional<std::string> run_id = IndexedRunId(metadata);
 
-  // keys[0]: the record (overwrite clean-up); then one blob per new version.
-  std::vector<std::string> keys{record_key};
-  std::vector<rocksdb::ColumnFamilyHandle*> families{checkpoints};
-  for (const auto& [channel, version] : new_versions) {
-    keys.push_back(layout::BlobKey(thread, ns, channel, version));
-    families.push_back(blobs);
-  }
-
-  auto guard = locks.Lock({thread});
-  std::vector<rocksdb::PinnableSlice> values;
-  std::vector<bool> found;
-  RP_RETURN_IF_ERROR(
-      MultiGetExisting(db.get(), families, keys, values, found, "put"));
-
   rocksdb::WriteBatch batch;
   batch.Put(checkpoints, record_key, record_bytes);
-  size_t position = 1;
+  // Blobs are merged blind: the existing value wins (rocksdb_options.cpp),
+  // so a stored blob is never replaced.
+  std::string blob_bytes;
   for (const auto& [channel, version] : new_versions) {
-    if (!found[position]) {
-      serde::BlobRecord blob;
-      const auto value = checkpoint.channel_values.find(channel);
-      blob.empty = value == checkpoint.channel_values.end();
-      if (!blob.empty) blob.value = value->second;
-      batch.Put(blobs, keys[position], serde::EncodeBlobRecord(blob));
-    }
-    ++position;
+    serde::BlobRecord blob;
+    const auto value = checkpoint.channel_values.find(channel);
+    blob.empty = value == checkpoint.channel_values.end();
+    if (!blob.empty) blob.value = value->second;
+    blob_bytes = serde::EncodeBlobRecord(blob);
+    batch.Merge(blobs, layout::BlobKey(thread, ns, channel, version),
+                blob_bytes);
   }
-  if (found[0]) {
+
+  // Overwrite clean-up reads the old record: under the stripe lock, so two
+  // puts of one id cannot both miss each other's index entries.
+  auto guard = locks.Lock({thread});
+  rocksdb::PinnableSlice old_value;
+  const rocksdb::Status read =
+      db->Get(rocksdb::ReadOptions(), checkpoints, record_key, &old_value);
+  if (!read.IsNotFound()) {
+    RP_RETURN_IF_ERROR(ToStatus(read, "put"));
     // Overwriting a checkpoint: drop index entries the new record does not
     // re-create. An undecodable old record is simply replaced.
-    auto old = serde::DecodeCheckpointRecord(values[0].ToStringView());
+    auto old = serde::DecodeCheckpointRecord(old_value.ToStringView());
     if (old.ok()) {
       const auto old_run = IndexedRunId(old->metadata);
       if (old_run && old_run != run_id) {
@@ -131,13 +130,19 @@ Status RocksDbCheckpointer::Impl::PutWrites(
   const std::string_view ns = NamespaceOf(config);
   const std::string& checkpoint_id = *config.checkpoint_id;
 
+  // WriteKey(thread, ns, checkpoint_id, task_path, task_id, idx): the
+  // shared elements are encoded once, the idx element per write.
+  keys::TupleWriter task;
+  task.AddString(task_path).AddString(task_id);
+  const std::string task_prefix =
+      layout::WritePrefix(thread, ns, checkpoint_id) + task.data();
   std::vector<std::string> keys;
   keys.reserve(channel_writes.size());
   std::vector<std::string> regular_keys;  // first wins: need a read
   for (size_t i = 0; i < channel_writes.size(); ++i) {
-    keys.push_back(layout::WriteKey(thread, ns, checkpoint_id, task_path,
-                                    task_id,
-                                    WriteIndex(channel_writes[i].channel, i)));
+    keys::TupleWriter idx;
+    idx.AddInt(WriteIndex(channel_writes[i].channel, i));
+    keys.push_back(task_prefix + idx.data());
     if (!SpecialWriteIndex(channel_writes[i].channel))
       regular_keys.push_back(keys[i]);
   }

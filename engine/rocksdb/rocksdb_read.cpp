@@ -19,7 +19,7 @@ RocksDbCheckpointer::Impl::ReadRecord(const rocksdb::ReadOptions& read,
   rocksdb::PinnableSlice value;
   rocksdb::Status status = db->Get(read, checkpoints, key, &value);
   if (status.IsNotFound()) return std::optional<serde::CheckpointRecord>();
-  RP_RETURN_IF_ERROR(ToStatus(status, "read " + keys::Describe(key)));
+  if (!status.ok()) return ToStatus(status, "read " + keys::Describe(key));
   RP_ASSIGN_OR_RETURN(auto record, DecodeRecordAt(key, value.ToStringView()));
   return std::optional<serde::CheckpointRecord>(std::move(record));
 }
@@ -46,7 +46,8 @@ Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
       Scan(writes, read, layout::WritePrefix(thread, ns, checkpoint_id));
   for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
     const std::string_view key = scan->it->key().ToStringView();
-    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
+    RP_ASSIGN_OR_RETURN(auto parts,
+                        layout::ParseWriteKeyTask(key, scan->prefix.size()));
     auto record = serde::DecodeWriteRecord(scan->it->value().ToStringView());
     if (!record.ok()) {
       return layout::CorruptionAt("write record", key, record.status());
@@ -89,23 +90,31 @@ Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
     for (const auto& [channel, version] : checkpoint.channel_versions) {
       keys.push_back(layout::BlobKey(thread, ns, channel, version));
     }
-    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
     std::vector<rocksdb::PinnableSlice> values(count);
     std::vector<rocksdb::Status> statuses(count);
-    db->MultiGet(read, blobs, count, slices.data(), values.data(),
-                 statuses.data());
+    if (count == 1) {
+      // A point read costs less than a MultiGet of one key.
+      statuses[0] = db->Get(read, blobs, keys[0], &values[0]);
+    } else {
+      // channel_versions is ordered by channel, so are its blob keys.
+      std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+      db->MultiGet(read, blobs, count, slices.data(), values.data(),
+                   statuses.data(), /*sorted_input=*/true);
+    }
     size_t i = 0;
     for (const auto& [channel, version] : checkpoint.channel_versions) {
       const size_t at = i++;
       if (statuses[at].IsNotFound()) continue;
-      RP_RETURN_IF_ERROR(
-          ToStatus(statuses[at], "read " + keys::Describe(keys[at])));
+      if (!statuses[at].ok()) {
+        return ToStatus(statuses[at], "read " + keys::Describe(keys[at]));
+      }
       auto blob = serde::DecodeBlobRecord(values[at].ToStringView());
       if (!blob.ok()) {
         return layout::CorruptionAt("blob record", keys[at], blob.status());
       }
       if (!blob->empty) {
-        checkpoint.channel_values.emplace(channel, std::move(blob->value));
+        checkpoint.channel_values.emplace_hint(checkpoint.channel_values.end(),
+                                               channel, std::move(blob->value));
       }
     }
   }
