@@ -1,0 +1,299 @@
+#include "runtime/loop_state.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "runtime/ids.h"
+
+namespace rockpoint::runtime {
+
+bool IsMarkerChannel(std::string_view channel) {
+  return SpecialWriteIndex(channel).has_value() || channel == kNoWritesChannel;
+}
+
+LoopState::LoopState(const GraphSpec* spec, std::string thread_id,
+                     std::string ns)
+    : spec_(spec), thread_id_(std::move(thread_id)), ns_(std::move(ns)) {
+  ResetChannels();
+}
+
+void LoopState::ResetChannels() {
+  channels_.clear();
+  for (const auto& [name, channel] : spec_->channels) {
+    channels_.emplace(name, ChannelState(&channel));
+  }
+  for (const auto& [name, channel] : spec_->internal_channels) {
+    channels_.emplace(name, ChannelState(&channel));
+  }
+}
+
+Awaitable<Result<bool>> LoopState::Load(
+    AsyncCheckpointer& storage,
+    const std::optional<std::string>& checkpoint_id) {
+  CheckpointConfig config{thread_id_, ns_, checkpoint_id};
+  Result<std::optional<CheckpointTuple>> tuple =
+      co_await storage.GetTuple(config);
+  if (!tuple.ok()) co_return tuple.status();
+  if (!tuple->has_value()) co_return false;
+  Status restored = co_await Restore(storage, **tuple);
+  if (!restored.ok()) co_return restored;
+  co_return true;
+}
+
+Awaitable<Status> LoopState::Restore(AsyncCheckpointer& storage,
+                                     const CheckpointTuple& tuple) {
+  ResetChannels();
+  const Checkpoint& checkpoint = tuple.checkpoint;
+  id_ = checkpoint.id;
+  ts_ = checkpoint.ts;
+  versions_ = checkpoint.channel_versions;
+  versions_seen_ = checkpoint.versions_seen;
+  updated_channels_ =
+      checkpoint.updated_channels.value_or(std::vector<std::string>{});
+  metadata_ = tuple.metadata;
+  const Value* step = metadata_.Find("step");
+  step_ = step != nullptr && step->is_int() ? step->as_int() : -1;
+  loaded_writes_ = tuple.pending_writes;
+  loaded_parent_ = tuple.parent_config;
+
+  std::vector<std::string> rebuild;  // delta channels without a value.
+  for (const auto& [name, version] : versions_) {
+    auto channel = channels_.find(name);
+    if (channel == channels_.end()) continue;  // not in this graph: kept.
+    auto stored = checkpoint.channel_values.find(name);
+    if (stored != checkpoint.channel_values.end()) {
+      Result<Value> value = DecodeTyped(
+          stored->second, "channel '" + name + "' of checkpoint " + id_);
+      if (!value.ok()) co_return value.status();
+      Result<Value> unwrapped = UnwrapStoredValue(*value);
+      if (!unwrapped.ok()) co_return unwrapped.status();
+      channel->second.Restore(std::move(unwrapped).value());
+    } else if (channel->second.spec().kind == ChannelKind::kDelta) {
+      rebuild.push_back(name);
+    }
+  }
+  if (!rebuild.empty()) {
+    CheckpointConfig config{thread_id_, ns_, id_};
+    Result<DeltaHistory> history =
+        co_await storage.GetDeltaChannelHistory(config, rebuild);
+    if (!history.ok()) co_return history.status();
+    for (const std::string& name : rebuild) {
+      ChannelState& channel = channels_.at(name);
+      auto entry = history->find(name);
+      if (entry == history->end()) continue;
+      if (entry->second.seed) {
+        Result<Value> seed = DecodeTyped(
+            *entry->second.seed, "delta seed of channel '" + name + "'");
+        if (!seed.ok()) co_return seed.status();
+        Result<Value> unwrapped = UnwrapStoredValue(*seed);
+        if (!unwrapped.ok()) co_return unwrapped.status();
+        channel.Restore(std::move(unwrapped).value());
+      }
+      std::vector<Value> writes;
+      for (const PendingWrite& write : entry->second.writes) {
+        Result<Value> value =
+            DecodeTyped(write.value, "write to '" + name + "' at checkpoint " +
+                                         write.checkpoint_id);
+        if (!value.ok()) co_return value.status();
+        writes.push_back(std::move(value).value());
+      }
+      Result<bool> replayed = channel.Update(name, writes);
+      if (!replayed.ok()) co_return replayed.status();
+      channel.clear_overwritten();
+    }
+  }
+
+  delta_.clear();
+  const Value* counters = metadata_.Find("counters_since_delta_snapshot");
+  if (counters != nullptr && counters->is_map()) {
+    for (const auto& [name, pair] : counters->as_map()) {
+      if (pair.is_array() && pair.as_array().size() == 2 &&
+          pair.as_array()[0].is_int() && pair.as_array()[1].is_int()) {
+        delta_[name] = {pair.as_array()[0].as_int(),
+                        pair.as_array()[1].as_int()};
+      }
+    }
+  }
+
+  persisted_id_ = id_;
+  persisted_versions_ = versions_;
+  persisted_write_channels_.clear();
+  for (const PendingWrite& write : loaded_writes_) {
+    if (!IsMarkerChannel(write.channel)) {
+      persisted_write_channels_.insert(write.channel);
+    }
+  }
+  writes_stored_ = true;
+  co_return Status::OK();
+}
+
+State LoopState::UserState() const {
+  State state;
+  for (const auto& [name, unused] : spec_->channels) {
+    const ChannelState& channel = channels_.at(name);
+    if (channel.has_value()) state.emplace(name, channel.value());
+  }
+  return state;
+}
+
+Result<ChannelVersion> LoopState::FreshVersion() const {
+  std::optional<ChannelVersion> max;
+  for (const auto& [name, version] : versions_) {
+    if (!max || VersionLess(*max, version)) max = version;
+  }
+  return NextVersion(max);
+}
+
+Status LoopState::Apply(std::vector<TaskWrites> tasks, bool end_of_step) {
+  std::sort(tasks.begin(), tasks.end(),
+            [](const TaskWrites& a, const TaskWrites& b) {
+              return std::tie(a.path, a.id) < std::tie(b.path, b.id);
+            });
+  if (end_of_step) {
+    for (const TaskWrites& task : tasks) {
+      if (task.node.empty()) continue;
+      for (const std::string& trigger : task.triggers) {
+        auto version = versions_.find(trigger);
+        if (version != versions_.end()) {
+          versions_seen_[task.node][trigger] = version->second;
+        }
+      }
+    }
+  }
+  std::map<std::string, std::vector<Value>> grouped;
+  for (TaskWrites& task : tasks) {
+    for (auto& [channel, value] : task.writes) {
+      if (IsMarkerChannel(channel)) continue;
+      if (channels_.find(channel) == channels_.end()) {
+        return Status::InvalidArgument(
+            "write to unknown channel '" + channel + "'" +
+            (task.node.empty() ? "" : " by node '" + task.node + "'"));
+      }
+      grouped[channel].push_back(std::move(value));
+    }
+  }
+  std::optional<ChannelVersion> next;
+  auto bump = [&](const std::string& channel) -> Status {
+    if (!next) {
+      RP_ASSIGN_OR_RETURN(next, FreshVersion());
+    }
+    versions_[channel] = *next;
+    updated_channels_.push_back(channel);
+    return Status::OK();
+  };
+  updated_channels_.clear();
+  for (auto& [channel, writes] : grouped) {
+    ChannelState& state = channels_.at(channel);
+    RP_ASSIGN_OR_RETURN(bool changed, state.Update(channel, writes));
+    if (!changed) continue;
+    RP_RETURN_IF_ERROR(bump(channel));
+    if (state.spec().kind == ChannelKind::kDelta) ++delta_[channel].updates;
+  }
+  if (end_of_step) {
+    for (auto& [channel, state] : channels_) {
+      if (grouped.count(channel) == 0 && state.ClearIfEphemeral()) {
+        RP_RETURN_IF_ERROR(bump(channel));
+      }
+      if (state.spec().kind == ChannelKind::kDelta) {
+        ++delta_[channel].supersteps;
+      }
+    }
+  }
+  return Status::OK();
+}
+
+void LoopState::BeginCheckpoint(std::string source, int64_t step,
+                                Value::Map extra) {
+  id_ = NewCheckpointId();
+  ts_ = NowIso8601();
+  step_ = step;
+  extra["source"] = Value(std::move(source));
+  extra["step"] = Value(step);
+  metadata_ = Value(std::move(extra));
+  loaded_writes_.clear();
+  loaded_parent_.reset();
+}
+
+void LoopState::NoteStoredWrites(const std::vector<ChannelWrite>& writes) {
+  for (const ChannelWrite& write : writes) {
+    if (!IsMarkerChannel(write.channel)) {
+      persisted_write_channels_.insert(write.channel);
+    }
+  }
+}
+
+Result<PutRequest> LoopState::BuildPut() {
+  PutRequest put;
+  put.config.thread_id = thread_id_;
+  put.config.checkpoint_ns = ns_;
+  if (!persisted_id_.empty()) put.config.checkpoint_id = persisted_id_;
+
+  Value::Map counters;
+  for (auto& [name, version] : versions_) {
+    auto previous = persisted_versions_.find(name);
+    bool changed =
+        previous == persisted_versions_.end() || previous->second != version;
+    auto channel = channels_.find(name);
+    if (channel == channels_.end()) {
+      if (changed) put.new_versions[name] = version;  // not ours: keep it.
+      continue;
+    }
+    ChannelState& state = channel->second;
+    if (state.spec().kind != ChannelKind::kDelta) {
+      if (changed) {
+        put.new_versions[name] = version;
+        if (state.has_value()) {
+          put.checkpoint.channel_values[name] = EncodeTyped(state.value());
+        }
+      }
+      continue;
+    }
+    DeltaCounters& count = delta_[name];
+    bool snapshot = state.has_value() &&
+                    (state.overwritten() ||
+                     count.updates >= state.spec().snapshot_frequency ||
+                     (!writes_stored_ &&
+                      (changed || persisted_write_channels_.count(name) != 0)));
+    if (snapshot) {
+      if (!changed) {
+        // The stored blob of this version is immutable: a snapshot needs
+        // a version of its own.
+        RP_ASSIGN_OR_RETURN(version, FreshVersion());
+      }
+      put.new_versions[name] = version;
+      put.checkpoint.channel_values[name] =
+          EncodeTyped(WrapSnapshot(state.value()));
+      count = DeltaCounters{};
+      state.clear_overwritten();
+    } else if (changed) {
+      put.new_versions[name] = version;  // "empty": rebuilt from writes.
+    }
+  }
+  bool has_delta = false;
+  for (const auto& [name, channel] : spec_->channels) {
+    if (channel.kind != ChannelKind::kDelta) continue;
+    has_delta = true;
+    const DeltaCounters& count = delta_[name];
+    counters[name] =
+        Value(Value::Array{Value(count.updates), Value(count.supersteps)});
+  }
+  if (has_delta) {
+    metadata_.as_map()["counters_since_delta_snapshot"] =
+        Value(std::move(counters));
+  }
+
+  put.checkpoint.id = id_;
+  put.checkpoint.ts = ts_;
+  put.checkpoint.channel_versions = versions_;
+  put.checkpoint.versions_seen = versions_seen_;
+  put.checkpoint.updated_channels = updated_channels_;
+  put.metadata = metadata_;
+
+  persisted_id_ = id_;
+  persisted_versions_ = versions_;
+  persisted_write_channels_.clear();
+  writes_stored_ = true;
+  return put;
+}
+
+}  // namespace rockpoint::runtime
