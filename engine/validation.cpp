@@ -4,6 +4,8 @@
 #include "engine/validation.h"
 
 #include <cstdio>
+#include <string>
+#include <type_traits>
 #include <variant>
 
 namespace rockpoint {
@@ -54,20 +56,34 @@ const char* KindNameOf(const Value& value) {
   return "unknown";
 }
 
-Status CheckId(std::string_view field, std::string_view id,
+// A field name for a message: a string, or a callable building it. Messages
+// are built only on failure, so valid input costs no string work.
+template <typename Field>
+std::string FieldName(const Field& field) {
+  if constexpr (std::is_invocable_v<const Field&>) {
+    return field();
+  } else {
+    return std::string(field);
+  }
+}
+
+template <typename Field>
+Status CheckId(const Field& field, std::string_view id,
                const CheckpointerLimits& limits) {
   if (id.size() <= limits.max_id_bytes) return Status::OK();
   return Status::InvalidArgument(
-      std::string(field) + " is " + std::to_string(id.size()) +
+      FieldName(field) + " is " + std::to_string(id.size()) +
       " bytes, over the limit of " + std::to_string(limits.max_id_bytes) +
       " (CheckpointerLimits::max_id_bytes)");
 }
 
 Status CheckChannelName(std::string_view where, std::string_view channel,
                         const CheckpointerLimits& limits) {
-  return CheckId(std::string("channel name in ") + std::string(where) + " " +
-                     Quote(channel),
-                 channel, limits);
+  return CheckId(
+      [&] {
+        return "channel name in " + std::string(where) + " " + Quote(channel);
+      },
+      channel, limits);
 }
 
 Status CheckVersion(std::string_view where, std::string_view channel,
@@ -75,18 +91,22 @@ Status CheckVersion(std::string_view where, std::string_view channel,
                     const CheckpointerLimits& limits) {
   const auto* text = std::get_if<std::string>(&version);
   if (text == nullptr) return Status::OK();
-  return CheckId(std::string(where) + " version of channel " + Quote(channel),
-                 *text, limits);
+  return CheckId(
+      [&] {
+        return std::string(where) + " version of channel " + Quote(channel);
+      },
+      *text, limits);
 }
 
-Status CheckValue(const std::string& what, const TypedValue& value,
+template <typename Field>
+Status CheckValue(const Field& what, const TypedValue& value,
                   const CheckpointerLimits& limits) {
   size_t size = value.bytes.size();
   if (size <= limits.max_value_bytes) return Status::OK();
-  return Status::InvalidArgument(what + " is " + std::to_string(size) +
-                                 " bytes, over the limit of " +
-                                 std::to_string(limits.max_value_bytes) +
-                                 " (CheckpointerLimits::max_value_bytes)");
+  return Status::InvalidArgument(
+      FieldName(what) + " is " + std::to_string(size) +
+      " bytes, over the limit of " + std::to_string(limits.max_value_bytes) +
+      " (CheckpointerLimits::max_value_bytes)");
 }
 
 Status CheckVersions(std::string_view where, const ChannelVersions& versions,
@@ -140,20 +160,21 @@ Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
   RP_RETURN_IF_ERROR(CheckVersions("new_versions", new_versions, limits));
   for (const auto& [node, seen] : checkpoint.versions_seen) {
     RP_RETURN_IF_ERROR(CheckId(
-        "node name in checkpoint.versions_seen " + Quote(node), node, limits));
+        [&] { return "node name in checkpoint.versions_seen " + Quote(node); },
+        node, limits));
     RP_RETURN_IF_ERROR(CheckVersions("checkpoint.versions_seen", seen, limits));
   }
   for (const auto& [channel, value] : checkpoint.channel_values) {
     RP_RETURN_IF_ERROR(
         CheckChannelName("checkpoint.channel_values", channel, limits));
-    RP_RETURN_IF_ERROR(
-        CheckValue("value of channel " + Quote(channel), value, limits));
+    RP_RETURN_IF_ERROR(CheckValue(
+        [&] { return "value of channel " + Quote(channel); }, value, limits));
   }
   if (checkpoint.pending_sends) {
     for (size_t i = 0; i < checkpoint.pending_sends->size(); ++i) {
-      RP_RETURN_IF_ERROR(
-          CheckValue("checkpoint.pending_sends[" + std::to_string(i) + "]",
-                     (*checkpoint.pending_sends)[i], limits));
+      RP_RETURN_IF_ERROR(CheckValue(
+          [&] { return "checkpoint.pending_sends[" + std::to_string(i) + "]"; },
+          (*checkpoint.pending_sends)[i], limits));
     }
   }
   return Status::OK();
@@ -176,11 +197,14 @@ Status ValidatePutWrites(const CheckpointConfig& config,
   RP_RETURN_IF_ERROR(CheckId("task_path", task_path, limits));
   for (size_t i = 0; i < writes.size(); ++i) {
     const ChannelWrite& write = writes[i];
-    std::string what = "writes[" + std::to_string(i) + "]";
-    RP_RETURN_IF_ERROR(
-        CheckId("channel name of " + what, write.channel, limits));
+    const auto what = [i] { return "writes[" + std::to_string(i) + "]"; };
+    RP_RETURN_IF_ERROR(CheckId([&] { return "channel name of " + what(); },
+                               write.channel, limits));
     RP_RETURN_IF_ERROR(CheckValue(
-        "value of " + what + " (channel " + Quote(write.channel) + ")",
+        [&] {
+          return "value of " + what() + " (channel " + Quote(write.channel) +
+                 ")";
+        },
         write.value, limits));
   }
   return Status::OK();
