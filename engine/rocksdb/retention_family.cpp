@@ -1,7 +1,6 @@
 #include "engine/rocksdb/retention_family.h"
 
-#include <algorithm>
-
+#include "engine/delta_retention.h"
 #include "engine/rocksdb/key_layout.h"
 
 namespace rockpoint {
@@ -57,38 +56,16 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
 
 std::set<std::string> NeededBy(const Family& family,
                                const std::set<std::string>& survivors) {
-  std::set<std::string> needed;
-  for (const std::string& survivor : survivors) {
-    const auto found = family.records.find(survivor);
-    if (found == family.records.end()) continue;
-    const serde::CheckpointHeader& start = found->second.header;
-    // Unresolved: channels whose own read yields no value.
-    std::set<std::string> open;
-    for (const auto& [channel, version] : start.channel_versions) {
-      if (!family.HasValue(channel, version)) open.insert(channel);
-    }
-    std::optional<std::string> next = start.parent_id;
-    std::set<std::string> visited{survivor};  // guards against parent cycles
-    while (!open.empty() && next && visited.insert(*next).second) {
-      const auto ancestor = family.records.find(*next);
-      if (ancestor == family.records.end()) break;  // missing parent
-      needed.insert(ancestor->first);
-      const serde::CheckpointHeader& header = ancestor->second.header;
-      for (auto it = open.begin(); it != open.end();) {
-        const auto version = header.channel_versions.find(*it);
-        const bool stored = std::binary_search(
-            header.stored_channels.begin(), header.stored_channels.end(), *it);
-        if (stored && version != header.channel_versions.end() &&
-            family.HasValue(*it, version->second)) {
-          it = open.erase(it);
-        } else {
-          ++it;
-        }
-      }
-      next = header.parent_id;
-    }
-  }
-  return needed;
+  return DeltaNeededAncestors(
+      survivors,
+      [&](const std::string& id) -> const serde::CheckpointHeader* {
+        const auto record = family.records.find(id);
+        return record == family.records.end() ? nullptr
+                                              : &record->second.header;
+      },
+      [&](const std::string& channel, const serde::ChannelVersion& version) {
+        return family.HasValue(channel, version);
+      });
 }
 
 Status AddRetention(RocksDbCheckpointer::Impl& impl,

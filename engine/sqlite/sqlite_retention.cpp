@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/delta_retention.h"
 #include "engine/sqlite/sqlite_impl.h"
 #include "engine/validation.h"
 
@@ -23,7 +24,6 @@ using sqlite_internal::Transaction;
 using BlobKey = std::pair<std::string, ChannelVersion>;
 
 struct Node {
-  std::optional<std::string> parent_id;
   bool hidden = false;
   serde::CheckpointHeader header;
 };
@@ -44,8 +44,8 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
   {
     RP_ASSIGN_OR_RETURN(
         Statement select,
-        db()->Prepare("SELECT checkpoint_id, parent_checkpoint_id, hidden, "
-                      "checkpoint FROM checkpoints "
+        db()->Prepare("SELECT checkpoint_id, hidden, checkpoint "
+                      "FROM checkpoints "
                       "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
     select.BindBytes(1, thread_id);
     select.BindBytes(2, checkpoint_ns);
@@ -54,10 +54,9 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
       if (!row) break;
       Node node;
       std::string id = select.ColumnString(0);
-      if (!select.IsNull(1)) node.parent_id = select.ColumnString(1);
-      node.hidden = select.ColumnInt(2) != 0;
+      node.hidden = select.ColumnInt(1) != 0;
       Result<serde::CheckpointHeader> header =
-          serde::DecodeCheckpointHeader(select.ColumnView(3));
+          serde::DecodeCheckpointHeader(select.ColumnView(2));
       if (!header.ok()) {
         return Status::Corruption(
             CheckpointRowName(thread_id, checkpoint_ns, id) +
@@ -87,30 +86,19 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
 
   // Survivors: visible and not doomed. Needed: ancestors on a survivor's
   // walk until each of its unresolved channels meets a stored value.
-  std::set<std::string> needed;
+  std::set<std::string> survivors;
   for (const auto& [id, node] : nodes) {
-    if (node.hidden || doomed.count(id) > 0) continue;
-    std::set<std::string> open;
-    for (const auto& [channel, version] : node.header.channel_versions) {
-      if (!HasValue(blob_empty, channel, version)) open.insert(channel);
-    }
-    std::set<std::string> visited;  // guards against parent cycles.
-    std::optional<std::string> next = node.parent_id;
-    while (!open.empty() && next && visited.insert(*next).second) {
-      auto ancestor = nodes.find(*next);
-      if (ancestor == nodes.end()) break;
-      needed.insert(ancestor->first);
-      const serde::CheckpointHeader& header = ancestor->second.header;
-      for (const std::string& channel : header.stored_channels) {
-        auto version = header.channel_versions.find(channel);
-        if (version != header.channel_versions.end() &&
-            HasValue(blob_empty, channel, version->second)) {
-          open.erase(channel);
-        }
-      }
-      next = ancestor->second.parent_id;
-    }
+    if (!node.hidden && doomed.count(id) == 0) survivors.insert(id);
   }
+  const std::set<std::string> needed = DeltaNeededAncestors(
+      survivors,
+      [&](const std::string& id) -> const serde::CheckpointHeader* {
+        const auto node = nodes.find(id);
+        return node == nodes.end() ? nullptr : &node->second.header;
+      },
+      [&](const std::string& channel, const ChannelVersion& version) {
+        return HasValue(blob_empty, channel, version);
+      });
 
   std::set<BlobKey> referenced;
   for (const auto& [id, node] : nodes) {
