@@ -88,6 +88,22 @@ Status SinkCheckpointer::CopyThread(std::string_view, std::string_view) {
   return Status::OK();
 }
 
+Status SinkCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+  if (!config.thread_id || !config.checkpoint_id) {
+    return Status::InvalidArgument(
+        "hide_checkpoint needs config.thread_id and config.checkpoint_id");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it =
+      latest_.find({*config.thread_id, config.checkpoint_ns.value_or("")});
+  if (it == latest_.end() ||
+      it->second.checkpoint.id != *config.checkpoint_id) {
+    return Status::NotFound("sink store keeps only the latest checkpoint");
+  }
+  latest_.erase(it);
+  return Status::OK();
+}
+
 Status SinkCheckpointer::Prune(const std::vector<std::string>&, PruneStrategy,
                                size_t) {
   return Status::OK();

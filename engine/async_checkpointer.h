@@ -153,6 +153,10 @@ class AsyncCheckpointer {
     });
   }
 
+  Awaitable<Status> HideCheckpoint(const CheckpointConfig& config) {
+    return Run([&](Checkpointer& cp) { return cp.HideCheckpoint(config); });
+  }
+
   Awaitable<Status> Prune(const std::vector<std::string>& thread_ids,
                           PruneStrategy strategy, size_t keep_last = 1) {
     return Run([&thread_ids, strategy, keep_last](Checkpointer& cp) {

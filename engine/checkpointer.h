@@ -87,6 +87,17 @@ class Checkpointer {
   virtual Status CopyThread(std::string_view source,
                             std::string_view target) = 0;
 
+  // Hides config's checkpoint, as Prune and DeleteForRuns do with the
+  // checkpoints a survivor's delta history runs through: GetTuple, List,
+  // ListThreads and delete_for_runs no longer see it, the delta history of
+  // its descendants still walks it, and the next Prune or DeleteForRuns that
+  // touches its thread deletes it unless a visible checkpoint needs it.
+  // Restores exported stores exactly (`rockpoint import`). Hiding a hidden
+  // checkpoint is a no-op.
+  // REQUIRES config.thread_id and config.checkpoint_id; NotFound if the
+  // checkpoint does not exist.
+  virtual Status HideCheckpoint(const CheckpointConfig& config) = 0;
+
   // Per (thread, ns): keep the newest `keep_last` checkpoints (and what their
   // delta histories need), or delete everything.
   // REQUIRES: keep_last >= 1 for kKeepLatest.

@@ -174,9 +174,12 @@ Result<std::unique_ptr<TupleCursor>> MemoryCheckpointer::List(
     if (one_thread && thread_id != *config->thread_id) continue;
     for (const auto& [ns_name, ns] : thread.namespaces) {
       if (one_ns && ns_name != *config->checkpoint_ns) continue;
-      for (const auto& [id, cp] : ns.checkpoints) {
-        if (cp.hidden) continue;
-        if (one_id && id != *config->checkpoint_id) continue;
+      auto [first, last] =
+          one_id ? ns.checkpoints.equal_range(*config->checkpoint_id)
+                 : std::pair(ns.checkpoints.begin(), ns.checkpoints.end());
+      for (auto it = first; it != last; ++it) {
+        const auto& [id, cp] = *it;
+        if (cp.hidden && !options.include_hidden) continue;
         if (options.before && !(id < *options.before->checkpoint_id)) {
           continue;
         }
@@ -263,6 +266,23 @@ Status MemoryCheckpointer::CopyThread(std::string_view source,
       dest.writes.insert_or_assign(id, std::move(writes));
     }
   }
+  return Status::OK();
+}
+
+Status MemoryCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, limits_));
+  std::lock_guard<std::mutex> lock(mu_);
+  auto thread = state_->threads.find(*config.thread_id);
+  if (thread == state_->threads.end()) return CheckpointToHideNotFound(config);
+  auto ns = thread->second.namespaces.find(std::string(NamespaceOf(config)));
+  if (ns == thread->second.namespaces.end()) {
+    return CheckpointToHideNotFound(config);
+  }
+  auto cp = ns->second.checkpoints.find(*config.checkpoint_id);
+  if (cp == ns->second.checkpoints.end()) {
+    return CheckpointToHideNotFound(config);
+  }
+  cp->second.hidden = true;
   return Status::OK();
 }
 

@@ -39,6 +39,7 @@ class MemoryCheckpointer final : public Checkpointer {
   Status DeleteThread(std::string_view thread_id) override;
   Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
   Status CopyThread(std::string_view source, std::string_view target) override;
+  Status HideCheckpoint(const CheckpointConfig& config) override;
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last = 1) override;
   Result<DeltaHistory> GetDeltaChannelHistory(

@@ -65,6 +65,7 @@ CheckpointTuple BuildTuple(const std::string& thread_id,
         CheckpointConfig{thread_id, checkpoint_ns, *stored.parent_id};
   }
   tuple.pending_writes = PendingWritesOf(ns, id);
+  tuple.hidden = stored.hidden;
   return tuple;
 }
 

@@ -81,6 +81,10 @@ struct CheckpointTuple {
   std::optional<CheckpointConfig> parent_config;  // absent for a root.
   // Ordered by (task_path, task_id, idx).
   std::vector<PendingWrite> pending_writes;
+  // Kept only for a surviving checkpoint's delta history (see
+  // Checkpointer::HideCheckpoint). Only ListOptions::include_hidden returns
+  // such tuples.
+  bool hidden = false;
   friend bool operator==(const CheckpointTuple&,
                          const CheckpointTuple&) = default;
 };
@@ -95,6 +99,9 @@ struct ListOptions {
   // Only checkpoints whose id is < before->checkpoint_id (any thread).
   std::optional<CheckpointConfig> before;
   std::optional<size_t> limit;
+  // Also return hidden checkpoints (tuple.hidden set), for tools that copy a
+  // store exactly. REQUIRES: config->thread_id (InvalidArgument otherwise).
+  bool include_hidden = false;
 };
 
 enum class PruneStrategy { kKeepLatest, kDelete };

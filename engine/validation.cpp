@@ -218,7 +218,33 @@ Status ValidateListOptions(const ListOptions& options) {
   if (options.before && !options.before->checkpoint_id) {
     return Status::InvalidArgument("before.checkpoint_id is missing");
   }
+  if (options.include_hidden &&
+      !(options.config && options.config->thread_id)) {
+    return Status::InvalidArgument(
+        "include_hidden needs config.thread_id (hidden checkpoints are listed "
+        "one thread at a time)");
+  }
   return Status::OK();
+}
+
+Status ValidateHideCheckpoint(const CheckpointConfig& config,
+                              const CheckpointerLimits& limits) {
+  if (!config.thread_id) {
+    return Status::InvalidArgument("config.thread_id is missing");
+  }
+  if (!config.checkpoint_id) {
+    return Status::InvalidArgument(
+        "config.checkpoint_id is missing (hide_checkpoint needs the checkpoint "
+        "to hide)");
+  }
+  return CheckConfigIds(config, limits);
+}
+
+Status CheckpointToHideNotFound(const CheckpointConfig& config) {
+  return Status::NotFound("no checkpoint " + Quote(*config.checkpoint_id) +
+                          " in thread " + Quote(*config.thread_id) +
+                          " namespace " +
+                          Quote(config.checkpoint_ns.value_or("")));
 }
 
 bool MetadataMatches(const Metadata& metadata, const Value& filter) {

@@ -29,8 +29,18 @@ Status ValidatePutWrites(const CheckpointConfig& config,
                          std::string_view task_id, std::string_view task_path,
                          const CheckpointerLimits& limits);
 
-// Checks list options: filter is a map; before, if given, has a checkpoint_id.
+// Checks list options: filter is a map; before, if given, has a
+// checkpoint_id; include_hidden only with a thread_id.
 Status ValidateListOptions(const ListOptions& options);
+
+// Checks a hide_checkpoint: thread_id and checkpoint_id present, ids within
+// limits.
+Status ValidateHideCheckpoint(const CheckpointConfig& config,
+                              const CheckpointerLimits& limits);
+
+// The NotFound of hide_checkpoint on a checkpoint that does not exist.
+// REQUIRES: ValidateHideCheckpoint(config) passed.
+Status CheckpointToHideNotFound(const CheckpointConfig& config);
 
 // True if every top-level key of `filter` (a map) is in `metadata` with an
 // equal value. An empty filter matches everything.

@@ -160,6 +160,7 @@ class RocksDbCheckpointer::Impl {
   Status DeleteThread(std::string_view thread_id);
   Status DeleteForRuns(const std::vector<std::string>& run_ids);
   Status CopyThread(std::string_view source, std::string_view target);
+  Status HideCheckpoint(const CheckpointConfig& config);
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last);
   Result<DeltaHistory> GetDeltaChannelHistory(

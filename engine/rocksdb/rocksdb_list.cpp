@@ -5,6 +5,8 @@
 //     (k-way) by descending checkpoint_id;
 //   * all threads: a reverse scan of the ("ts", checkpoint_id, thread, ns)
 //     index, each entry's record read by one point Get.
+// Hidden checkpoints are skipped unless include_hidden (which requires a
+// thread, so only the record scans, which see them, are used).
 // `before` positions the scans; filter and limit apply while iterating.
 // Ties on checkpoint_id come out in descending (thread, ns) order.
 #include <queue>
@@ -189,7 +191,8 @@ class ListCursor final : public TupleCursor {
         snapshot_(std::move(snapshot)),
         read_(snapshot_->Read()),
         filter_(options.filter),
-        limit_(options.limit) {
+        limit_(options.limit),
+        include_hidden_(options.include_hidden) {
     if (options.before) before_ = options.before->checkpoint_id;
   }
 
@@ -231,7 +234,7 @@ class ListCursor final : public TupleCursor {
       }
       RP_ASSIGN_OR_RETURN(auto record,
                           Impl::DecodeRecordAt(key, *candidate->record));
-      if (record.header.hidden) continue;
+      if (record.header.hidden && !include_hidden_) continue;
       if (!MetadataMatches(record.metadata, filter_)) continue;
       RP_ASSIGN_OR_RETURN(
           auto tuple,
@@ -247,6 +250,7 @@ class ListCursor final : public TupleCursor {
   rocksdb::ReadOptions read_;
   Value filter_;
   std::optional<size_t> limit_;
+  bool include_hidden_;
   std::optional<std::string> before_;
   std::unique_ptr<Stream> stream_;
   size_t returned_ = 0;

@@ -141,6 +141,10 @@ Status RocksDbCheckpointer::CopyThread(std::string_view source,
   return impl_->CopyThread(source, target);
 }
 
+Status RocksDbCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+  return impl_->HideCheckpoint(config);
+}
+
 Status RocksDbCheckpointer::Prune(const std::vector<std::string>& thread_ids,
                                   PruneStrategy strategy, size_t keep_last) {
   return impl_->Prune(thread_ids, strategy, keep_last);

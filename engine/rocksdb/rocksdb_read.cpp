@@ -81,6 +81,7 @@ Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
   checkpoint.pending_sends = std::move(record.pending_sends);
   checkpoint.channel_versions = std::move(record.header.channel_versions);
   tuple.metadata = std::move(record.metadata);
+  tuple.hidden = record.header.hidden;
 
   // Values: one MultiGet for the checkpoint's own (channel, version) pairs.
   const size_t count = checkpoint.channel_versions.size();

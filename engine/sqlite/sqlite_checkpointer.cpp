@@ -73,6 +73,11 @@ Status SqliteCheckpointer::CopyThread(std::string_view source,
   return impl_->CopyThread(source, target);
 }
 
+Status SqliteCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+  std::lock_guard<std::mutex> lock(impl_->mu());
+  return impl_->HideCheckpoint(config);
+}
+
 Status SqliteCheckpointer::Prune(const std::vector<std::string>& thread_ids,
                                  PruneStrategy strategy, size_t keep_last) {
   std::lock_guard<std::mutex> lock(impl_->mu());

@@ -44,6 +44,7 @@ struct SqliteCheckpointRow {
   std::optional<std::string> parent_id;
   std::string record;    // serde CheckpointRecord, metadata left empty.
   std::string metadata;  // msgpack map.
+  bool hidden = false;
 };
 
 // Reads a row selected as sqlite_queries::kCheckpointColumns.
@@ -80,6 +81,7 @@ class SqliteCheckpointer::Impl {
   Status DeleteThread(std::string_view thread_id);
   Status DeleteForRuns(const std::vector<std::string>& run_ids);
   Status CopyThread(std::string_view source, std::string_view target);
+  Status HideCheckpoint(const CheckpointConfig& config);
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last);
   Result<DeltaHistory> GetDeltaChannelHistory(

@@ -79,7 +79,7 @@ class SqliteListCursor final : public TupleCursor {
           impl_->db()->Prepare(sqlite_queries::ListPageQuery(
               thread_id_.has_value(), checkpoint_ns_.has_value(),
               checkpoint_id_.has_value(), before_.has_value(),
-              last_.has_value())));
+              last_.has_value(), options_.include_hidden)));
       if (thread_id_) select.BindBytes(1, *thread_id_);
       if (checkpoint_ns_) select.BindBytes(2, *checkpoint_ns_);
       if (checkpoint_id_) select.BindBytes(3, *checkpoint_id_);
@@ -140,9 +140,11 @@ class SqliteListCursor final : public TupleCursor {
 }  // namespace
 
 std::string sqlite_queries::ListPageQuery(bool thread, bool ns, bool id,
-                                          bool before, bool resume) {
+                                          bool before, bool resume,
+                                          bool include_hidden) {
   std::string sql = std::string("SELECT ") + kCheckpointColumns +
-                    " FROM checkpoints WHERE hidden = 0";
+                    " FROM checkpoints WHERE " +
+                    (include_hidden ? "1" : "hidden = 0");
   if (thread) sql += " AND thread_id = ?1";
   if (ns) sql += " AND checkpoint_ns = ?2";
   if (id) sql += " AND checkpoint_id = ?3";

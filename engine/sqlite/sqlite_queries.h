@@ -13,18 +13,18 @@ namespace rockpoint::sqlite_queries {
 // The columns ReadCheckpointRow expects, in order.
 inline constexpr const char* kCheckpointColumns =
     "thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
-    "checkpoint, metadata";
+    "checkpoint, metadata, hidden";
 
 // ?1 thread, ?2 ns, ?3 checkpoint id.
 inline constexpr const char* kSelectVisibleById =
     "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
-    "checkpoint, metadata FROM checkpoints WHERE thread_id = ?1 AND "
+    "checkpoint, metadata, hidden FROM checkpoints WHERE thread_id = ?1 AND "
     "checkpoint_ns = ?2 AND checkpoint_id = ?3 AND hidden = 0";
 
 // ?1 thread, ?2 ns: the latest visible checkpoint.
 inline constexpr const char* kSelectLatestVisible =
     "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
-    "checkpoint, metadata FROM checkpoints WHERE thread_id = ?1 AND "
+    "checkpoint, metadata, hidden FROM checkpoints WHERE thread_id = ?1 AND "
     "checkpoint_ns = ?2 AND hidden = 0 ORDER BY checkpoint_id DESC LIMIT 1";
 
 // ?1 run id: the visible checkpoints of a run.
@@ -86,8 +86,17 @@ SELECT chain.depth, w.task_id, w.channel, w.type, w.value, w.task_path,
 // thread_id][, checkpoint_ns]) < ([?5][, ?6][, ?7]) over the columns not
 // fixed by equality (none when all three are: one page holds the only row,
 // so the caller never resumes); ?8 the page size. Ordered newest first:
-// checkpoint_id DESC, thread_id DESC, checkpoint_ns DESC.
+// checkpoint_id DESC, thread_id DESC, checkpoint_ns DESC. Visible rows only,
+// unless `include_hidden` (REQUIRES `thread`): then the primary key serves
+// the rows, sorted per page when the namespace is not fixed (the indexes
+// in newest order hold visible rows only).
 std::string ListPageQuery(bool thread, bool ns, bool id, bool before,
-                          bool resume);
+                          bool resume, bool include_hidden = false);
+
+// ?1 thread, ?2 ns, ?3 checkpoint id: marks the checkpoint hidden; one row
+// when it exists, none otherwise.
+inline constexpr const char* kHideCheckpoint =
+    "UPDATE checkpoints SET hidden = 1 WHERE thread_id = ?1 AND "
+    "checkpoint_ns = ?2 AND checkpoint_id = ?3 RETURNING 1";
 
 }  // namespace rockpoint::sqlite_queries

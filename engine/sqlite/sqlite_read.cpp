@@ -55,6 +55,7 @@ SqliteCheckpointRow ReadCheckpointRow(const Statement& stmt) {
   if (!stmt.IsNull(3)) row.parent_id = stmt.ColumnString(3);
   row.record = stmt.ColumnString(4);
   row.metadata = stmt.ColumnString(5);
+  row.hidden = stmt.ColumnInt(6) != 0;
   return row;
 }
 
@@ -115,6 +116,7 @@ Result<CheckpointTuple> SqliteCheckpointer::Impl::BuildTuple(
     tuple.parent_config = {row.thread_id, row.checkpoint_ns, *row.parent_id};
   }
   tuple.metadata = std::move(metadata);
+  tuple.hidden = row.hidden;
   Checkpoint& checkpoint = tuple.checkpoint;
   checkpoint.v = record.v;
   checkpoint.id = row.checkpoint_id;

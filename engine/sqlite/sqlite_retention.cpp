@@ -211,6 +211,22 @@ Status SqliteCheckpointer::Impl::CopyThread(std::string_view source,
   return txn.Commit();
 }
 
+Status SqliteCheckpointer::Impl::HideCheckpoint(
+    const CheckpointConfig& config) {
+  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, limits()));
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  // The hidden column is authoritative; the partial indexes drop the row.
+  RP_ASSIGN_OR_RETURN(Statement hide,
+                      db()->Prepare(sqlite_queries::kHideCheckpoint));
+  hide.BindBytes(1, *config.thread_id);
+  hide.BindBytes(2, NamespaceOf(config));
+  hide.BindBytes(3, *config.checkpoint_id);
+  RP_ASSIGN_OR_RETURN(bool updated, hide.Step());
+  RP_RETURN_IF_ERROR(hide.Run());  // steps the statement to its end.
+  if (!updated) return CheckpointToHideNotFound(config);
+  return txn.Commit();
+}
+
 Status SqliteCheckpointer::Impl::Prune(
     const std::vector<std::string>& thread_ids, PruneStrategy strategy,
     size_t keep_last) {

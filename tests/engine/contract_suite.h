@@ -21,6 +21,7 @@
 #include "engine/contract_delta_safety.h"
 #include "engine/contract_extended.h"
 #include "engine/contract_helpers.h"
+#include "engine/contract_hidden.h"
 #include "engine/contract_list.h"
 #include "engine/contract_put.h"
 #include "engine/contract_writes.h"
@@ -39,6 +40,7 @@
   TEST_CASE_TEMPLATE_INVOKE(contract_prune, Harness);         \
   TEST_CASE_TEMPLATE_INVOKE(contract_delta, Harness);         \
   TEST_CASE_TEMPLATE_INVOKE(contract_delta_safety, Harness);  \
+  TEST_CASE_TEMPLATE_INVOKE(contract_hidden, Harness);        \
   TEST_CASE_TEMPLATE_INVOKE(contract_list_threads, Harness);  \
   TEST_CASE_TEMPLATE_INVOKE(contract_ids, Harness);           \
   TEST_CASE_TEMPLATE_INVOKE(contract_branches, Harness);      \

@@ -72,6 +72,9 @@ class DiscardCheckpointer final : public Checkpointer {
   Status CopyThread(std::string_view, std::string_view) override {
     return Status::OK();
   }
+  Status HideCheckpoint(const CheckpointConfig&) override {
+    return Status::NotFound("discard store keeps no checkpoint to hide");
+  }
   Status Prune(const std::vector<std::string>&, PruneStrategy,
                size_t) override {
     return Status::OK();

@@ -188,6 +188,9 @@ class RecordingCheckpointer final : public Checkpointer {
   Status CopyThread(std::string_view source, std::string_view target) override {
     return base_->CopyThread(source, target);
   }
+  Status HideCheckpoint(const CheckpointConfig& config) override {
+    return base_->HideCheckpoint(config);
+  }
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last) override {
     return base_->Prune(thread_ids, strategy, keep_last);

@@ -118,11 +118,6 @@ TEST_CASE("prune keeps the newest N per namespace; --delete removes all") {
   CHECK(stats["checkpoints"] == 6);  // 2 of t1, 3 of t2, 1 of the odd thread
   CHECK(stats["hidden_checkpoints"] == 4);
 
-  RunResult exported = RunOk({"export", "--store", f.store});
-  CHECK(exported.err ==
-        "rockpoint: warning: 4 hidden checkpoint(s) (kept for delta "
-        "histories) are not exported; see FORMAT_JSONL.md\n");
-
   RunOk({"prune", "t2", "--delete", "--yes", "--store", f.store});
   Json threads = f.Threads();
   CHECK(threads.size() == 3);  // rows: (t1, ""), (t1, child:t), odd thread

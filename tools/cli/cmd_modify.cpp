@@ -53,14 +53,6 @@ Result<std::vector<std::string>> ExistingThreads(
 
 Status Declined() { return Status::Aborted("cancelled; nothing changed"); }
 
-void WarnMemoryFileHidden(const Context& context) {
-  if (context.store->backend() != Backend::kMemoryFile) return;
-  *context.err << "rockpoint: warning: a memory file keeps only visible "
-                  "checkpoints; delta histories that ran through removed "
-                  "checkpoints are cut when it is saved (see "
-                  "FORMAT_JSONL.md)\n";
-}
-
 class CopyCommand final : public Command {
  public:
   const char* name() const override { return "copy"; }
@@ -170,7 +162,6 @@ class DeleteRunsCommand final : public Command {
     RP_ASSIGN_OR_RETURN(auto before, CheckpointCounts(store));
     RP_RETURN_IF_ERROR(store.DeleteForRuns(runs_));
     RP_ASSIGN_OR_RETURN(auto after, CheckpointCounts(store));
-    WarnMemoryFileHidden(context);
     Json doc = Json::object();
     doc["runs"] = runs_.size();
     doc["deleted_checkpoints"] = Total(before) - Total(after);
@@ -228,7 +219,6 @@ class PruneCommand final : public Command {
       progress.Update(++done);
     }
     RP_ASSIGN_OR_RETURN(auto after, CheckpointCounts(store));
-    WarnMemoryFileHidden(context);
     Output output = Output::Rows(
         {{"thread", "THREAD"}, {"before", "BEFORE"}, {"after", "AFTER"}});
     for (const std::string& thread : threads) {

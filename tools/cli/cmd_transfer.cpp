@@ -4,7 +4,6 @@
 #include <fstream>
 #include <iostream>
 
-#include "engine/rocksdb/rocksdb_maintenance.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
@@ -18,20 +17,6 @@ Json CountsDocument(const ExportCounts& counts) {
   doc["values"] = counts.values;
   doc["writes"] = counts.writes;
   return doc;
-}
-
-// Hidden checkpoints are not visible through the interface and so are not
-// exported (FORMAT_JSONL.md); say so when a RocksDB store has some.
-Status WarnHidden(const Context& context) {
-  if (context.store->rocksdb() == nullptr) return Status::OK();
-  RP_ASSIGN_OR_RETURN(uint64_t hidden,
-                      CountHiddenCheckpoints(*context.store->rocksdb()));
-  if (hidden > 0) {
-    *context.err << "rockpoint: warning: " << hidden
-                 << " hidden checkpoint(s) (kept for delta histories) are not "
-                    "exported; see FORMAT_JSONL.md\n";
-  }
-  return Status::OK();
 }
 
 class ExportCommand final : public Command {
@@ -49,7 +34,6 @@ class ExportCommand final : public Command {
 
   Result<int> Run(Context& context) override {
     RP_RETURN_IF_ERROR(context.DecodeIds(threads_));
-    RP_RETURN_IF_ERROR(WarnHidden(context));
     Progress progress("exporting checkpoints");
     if (output_.empty()) {
       RP_ASSIGN_OR_RETURN(ExportCounts counts,

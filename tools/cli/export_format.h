@@ -6,8 +6,8 @@
 // a header line, per checkpoint its not yet written values, the checkpoint
 // and its pending writes, and a trailer with counts. ImportStore reads that
 // back into any backend, so export -> import -> export is byte-identical.
-// Only what the interface exposes is exported: hidden checkpoints (kept for
-// a survivor's delta history) are not, see FORMAT_JSONL.md.
+// Hidden checkpoints (kept for a survivor's delta history) are exported
+// marked as such and imported hidden.
 //
 // Thread-safety: none; one call at a time per stream.
 #pragma once
@@ -67,6 +67,7 @@ struct ValueLine {
 };
 struct CheckpointLine {
   std::string thread, ns;
+  bool hidden = false;  // kept only for a survivor's delta history.
   std::optional<std::string> parent_id;
   Checkpoint checkpoint;  // channel_values unused (values are ValueLines).
   Metadata metadata;

@@ -146,6 +146,7 @@ Json CheckpointLineToJson(const CheckpointLine& line) {
   json["thread"] = TextToJson(line.thread);
   json["ns"] = TextToJson(line.ns);
   json["id"] = TextToJson(checkpoint.id);
+  if (line.hidden) json["hidden"] = true;
   json["parent"] = line.parent_id ? TextToJson(*line.parent_id) : Json();
   json["v"] = checkpoint.v;
   json["ts"] = TextToJson(checkpoint.ts);
@@ -239,6 +240,12 @@ Result<CheckpointLine> CheckpointLineFromJson(const Json& json) {
   RP_ASSIGN_OR_RETURN(line.thread, fields.Text("thread"));
   RP_ASSIGN_OR_RETURN(line.ns, fields.Text("ns"));
   RP_ASSIGN_OR_RETURN(checkpoint.id, fields.Text("id"));
+  if (const Json* hidden = fields.Optional("hidden")) {
+    if (!hidden->is_boolean()) {
+      return Bad(fields.Path("hidden"), "expected true or false");
+    }
+    line.hidden = hidden->get<bool>();
+  }
   RP_ASSIGN_OR_RETURN(const Json* parent, fields.Required("parent"));
   if (!parent->is_null()) {
     RP_ASSIGN_OR_RETURN(line.parent_id,

@@ -9,13 +9,15 @@
 namespace rockpoint::cli {
 namespace {
 
-// The checkpoint ids of each namespace of `thread`, ascending.
+// The checkpoint ids of each namespace of `thread`, hidden ones included,
+// ascending.
 using NamespaceIds = std::map<std::string, std::vector<std::string>>;
 
 Result<NamespaceIds> CheckpointIdsOf(Checkpointer& source,
                                      const std::string& thread) {
   ListOptions options;
   options.config = CheckpointConfig{thread, std::nullopt, std::nullopt};
+  options.include_hidden = true;
   RP_ASSIGN_OR_RETURN(std::unique_ptr<TupleCursor> cursor,
                       source.List(options));
   NamespaceIds ids;
@@ -43,6 +45,19 @@ Result<std::vector<std::string>> AllThreads(Checkpointer& source) {
   return threads;
 }
 
+// The tuple of one checkpoint, hidden or not.
+Result<std::optional<CheckpointTuple>> ReadCheckpoint(Checkpointer& source,
+                                                      const std::string& thread,
+                                                      const std::string& ns,
+                                                      const std::string& id) {
+  ListOptions options;
+  options.config = CheckpointConfig{thread, ns, id};
+  options.include_hidden = true;
+  RP_ASSIGN_OR_RETURN(std::unique_ptr<TupleCursor> cursor,
+                      source.List(options));
+  return cursor->Next();
+}
+
 void EmitLine(const Json& json, std::ostream& out) {
   out << json.dump() << '\n';
 }
@@ -55,7 +70,7 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
   std::set<std::pair<std::string, ChannelVersion>> written_values;
   for (const std::string& id : ids) {
     RP_ASSIGN_OR_RETURN(std::optional<CheckpointTuple> tuple,
-                        source.GetTuple(CheckpointConfig{thread, ns, id}));
+                        ReadCheckpoint(source, thread, ns, id));
     if (!tuple) {
       return Status::Aborted("checkpoint disappeared during export: " + id);
     }
@@ -71,8 +86,8 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
                out);
       ++counts.values;
     }
-    CheckpointLine line{thread, ns, std::nullopt, checkpoint,
-                        std::move(tuple->metadata)};
+    CheckpointLine line{thread,       ns,         tuple->hidden,
+                        std::nullopt, checkpoint, std::move(tuple->metadata)};
     line.checkpoint.channel_values.clear();
     if (tuple->parent_config)
       line.parent_id = tuple->parent_config->checkpoint_id;

@@ -4,7 +4,8 @@
 // a checkpoint's new_versions are the channels whose version differs from
 // its parent's (or all, without a parent in the input), plus any channel
 // whose value line has not been stored yet. That reproduces every read the
-// export recorded (see FORMAT_JSONL.md, "Import").
+// export recorded (see FORMAT_JSONL.md, "Import"). A hidden checkpoint is
+// put, then hidden, as prune would have left it.
 #include <map>
 #include <set>
 
@@ -151,6 +152,7 @@ Status Importer::StartNamespace(const std::string& thread,
   ListOptions probe;
   probe.config = CheckpointConfig{thread, std::nullopt, std::nullopt};
   probe.limit = 1;
+  probe.include_hidden = true;
   RP_ASSIGN_OR_RETURN(std::vector<CheckpointTuple> existing,
                       target_.ListAll(probe));
   if (!existing.empty()) {
@@ -210,7 +212,8 @@ Status Importer::AddCheckpoint(CheckpointLine line) {
     RP_ASSIGN_OR_RETURN(
         CheckpointConfig stored,
         target_.Put(config, checkpoint, line.metadata, new_versions));
-    (void)stored;
+    // Its writes follow; put_writes stores them on a hidden checkpoint too.
+    if (line.hidden) RP_RETURN_IF_ERROR(target_.HideCheckpoint(stored));
   }
   if (progress_) progress_(counts_.checkpoints);
   return Status::OK();

@@ -187,6 +187,39 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
       Unwrap(store->GetDeltaChannelHistory(Cfg("t"), {"m"})).at("m");
   CHECK(history.seed == Val("seed"));
   CHECK(WritesOf(history.writes) == "/k#0:m=w1 /k#0:m=w2");
+
+  // hide_checkpoint leaves the keys a prune leaves, in one batch.
+  TempDir other;
+  auto rebuilt = OpenAt(other.Sub("store"));
+  for (int n = 1; n <= 3; ++n) {
+    DoPut(*rebuilt,
+          {.thread = "t",
+           .id = CpId(n),
+           .parent = n > 1 ? std::optional(CpId(n - 1)) : std::nullopt,
+           .values = n == 1
+                         ? std::map<std::string, TypedValue>{{"m", Val("seed")}}
+                         : std::map<std::string, TypedValue>{},
+           .versions = {{"m", int64_t{n}}},
+           .metadata = Meta({{"run_id", Value("r")}})});
+    DoWrites(*rebuilt, "t", CpId(n), {W("m", "w" + std::to_string(n))}, "k");
+  }
+  rocksdb::DB* db = rebuilt->impl()->db.get();
+  rocksdb::SequenceNumber before = db->GetLatestSequenceNumber();
+  RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
+  // record + hd, ts and run deleted.
+  CHECK(BatchesSince(db, before) == std::vector<uint32_t>{4});
+  before = db->GetLatestSequenceNumber();
+  RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
+  CHECK(BatchesSince(db, before).empty());  // already hidden.
+  RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(2))));
+  CHECK(KeysOf(*rebuilt, rebuilt->impl()->index) ==
+        KeysOf(*store, store->impl()->index));
+  CHECK(KeysOf(*rebuilt, rebuilt->impl()->checkpoints) ==
+        KeysOf(*store, store->impl()->checkpoints));
+  for (int n = 1; n <= 2; ++n) {
+    CHECK(Unwrap(rebuilt->impl()->ReadRecord({}, "t", "", CpId(n))) ==
+          Unwrap(store->impl()->ReadRecord({}, "t", "", CpId(n))));
+  }
 }
 
 TEST_CASE("rocksdb layout: the delta walk makes no point reads") {

@@ -1,0 +1,38 @@
+// hide_checkpoint: one WriteBatch that rewrites the record with
+// header.hidden set, removes its ts and run index entries and adds its hd
+// entry, the state a prune leaves a checkpoint it keeps for a delta history.
+#include "engine/rocksdb/key_layout.h"
+#include "engine/rocksdb/rocksdb_impl.h"
+#include "engine/validation.h"
+
+namespace rockpoint {
+
+namespace layout = rocksdb_layout;
+
+Status RocksDbCheckpointer::Impl::HideCheckpoint(
+    const CheckpointConfig& config) {
+  RP_RETURN_IF_ERROR(CheckWritable());
+  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, options.limits));
+  const std::string& thread = *config.thread_id;
+  const std::string_view ns = NamespaceOf(config);
+  const std::string& id = *config.checkpoint_id;
+  // Read and rewrite under the stripe lock, so a concurrent put of the same
+  // id cannot interleave with the index changes.
+  auto guard = locks.Lock({thread});
+  RP_ASSIGN_OR_RETURN(auto record,
+                      ReadRecord(rocksdb::ReadOptions(), thread, ns, id));
+  if (!record) return CheckpointToHideNotFound(config);
+  if (record->header.hidden) return Status::OK();
+  record->header.hidden = true;
+  rocksdb::WriteBatch batch;
+  batch.Put(checkpoints, layout::CheckpointKey(thread, ns, id),
+            serde::EncodeCheckpointRecord(*record));
+  batch.Put(index, layout::HiddenKey(thread, ns, id), "");
+  batch.Delete(index, layout::TimestampKey(id, thread, ns));
+  if (auto run_id = IndexedRunId(record->metadata)) {
+    batch.Delete(index, layout::RunKey(*run_id, thread, ns, id));
+  }
+  return Write(batch, "hide_checkpoint");
+}
+
+}  // namespace rockpoint
