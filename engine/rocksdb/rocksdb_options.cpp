@@ -155,6 +155,9 @@ rocksdb::ColumnFamilyOptions FamilyOptions(
       family.min_blob_size = blob_min_bytes;
       family.blob_compression_type = family.compression;
       family.enable_blob_garbage_collection = true;
+      // Large values share the block cache: without it every read of a
+      // blob-file value is a file read.
+      family.blob_cache = cache;
     }
   } else {
     family.compression = rocksdb::kNoCompression;

@@ -278,6 +278,12 @@ TEST_CASE("rocksdb layout: stats and large values in blob files") {
   CHECK(stats.bytes_written > 8192);
   CHECK(ValuesOf(MustGet(*store, Cfg("t")).checkpoint) ==
         "big=" + std::string(8192, 'x') + " small=1");
+  // Blob-file values are cached with the blocks: a second read of the big
+  // value hits the cache instead of reading the blob file.
+  rocksdb::Statistics& statistics = *store->impl()->statistics;
+  const uint64_t hits = statistics.getTickerCount(rocksdb::BLOB_DB_CACHE_HIT);
+  CHECK(ValuesOf(MustGet(*store, Cfg("t")).checkpoint).size() > 8192);
+  CHECK(statistics.getTickerCount(rocksdb::BLOB_DB_CACHE_HIT) == hits + 1);
 }
 
 }  // namespace
