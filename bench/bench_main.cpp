@@ -114,6 +114,12 @@ int Main(int argc, char** argv) {
   app.add_option("--snapshot-every", options.snapshot_every,
                  "storage study: delta snapshot frequencies K")
       ->delimiter(',');
+  app.add_option("--geometric-ratios", options.geometric_ratios,
+                 "storage study: geometric snapshot policy ratios")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_option("--geometric-min-bytes", options.geometric_min_bytes,
+                 "storage study: geometric snapshot policy min_bytes");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -27,6 +27,7 @@ void ApplyQuick(BenchOptions* options) {
   options->turns = {10, 50};
   options->message_bytes = 256;
   options->snapshot_every = {10};
+  options->geometric_ratios = {1.0};
   options->load_repetitions = 3;
   options->runtime_steps = 10;
   options->runtime_memory_steps = 500;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/snapshot_policy.h"
+
 namespace rockpoint::bench {
 
 struct BenchOptions {
@@ -66,6 +68,11 @@ struct BenchOptions {
   size_t message_bytes = 512;
   // Delta snapshot frequencies K. Default: 10, 50, 100.
   std::vector<size_t> snapshot_every = {10, 50, 100};
+  // Ratios of the geometric snapshot policy (runtime/snapshot_policy.h),
+  // one "delta-geo" mode each; each must be finite and > 0. Default: 1.0.
+  std::vector<double> geometric_ratios = {1.0};
+  // The geometric policy's min_bytes. Default: the runtime's, 4096.
+  size_t geometric_min_bytes = runtime::kDefaultGeometricMinBytes;
   // Loads of the latest state timed per store. Default: 20.
   size_t load_repetitions = 20;
 

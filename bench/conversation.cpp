@@ -58,35 +58,63 @@ serde::Value Message(size_t turn, TextGenerator& text, size_t bytes) {
   return serde::Value(std::move(message));
 }
 
-serde::Value Metadata(size_t turn, size_t since_snapshot) {
+serde::Value Pair(int64_t first, int64_t second) {
+  return serde::Value(
+      serde::Value::Array{serde::Value(first), serde::Value(second)});
+}
+
+// `geometric`: the byte counters of a kDeltaGeometric channel.
+serde::Value Metadata(size_t turn, size_t since_snapshot,
+                      const runtime::DeltaSnapshotCounters* geometric) {
+  const auto since = static_cast<int64_t>(since_snapshot);
   serde::Value::Map counters;
-  counters[kMessages] = serde::Value(
-      serde::Value::Array{serde::Value(static_cast<int64_t>(since_snapshot)),
-                          serde::Value(static_cast<int64_t>(since_snapshot))});
+  counters[kMessages] = Pair(since, since);
   serde::Value::Map metadata;
   metadata["source"] = serde::Value(turn == 0 ? "input" : "loop");
   metadata["step"] = serde::Value(static_cast<int64_t>(turn) - 1);
   metadata["parents"] = serde::Value::MakeMap();
   metadata["counters_since_delta_snapshot"] = serde::Value(std::move(counters));
+  if (geometric != nullptr) {
+    serde::Value::Map bytes;
+    bytes[kMessages] = Pair(geometric->write_bytes, geometric->snapshot_bytes);
+    metadata["delta_snapshot_bytes"] = serde::Value(std::move(bytes));
+  }
   return serde::Value(std::move(metadata));
+}
+
+// Whether turn `turn` of a delta mode stores a snapshot. `counters` holds
+// this turn's update.
+bool SnapshotTurn(const ConversationSpec& spec, size_t turn,
+                  const runtime::DeltaSnapshotCounters& counters) {
+  if (turn == 0) return true;  // the root's empty list.
+  if (spec.mode == Persistence::kDeltaGeometric) {
+    return runtime::SnapshotDue(spec.geometric, 0, counters);
+  }
+  return spec.snapshot_every > 0 && turn % spec.snapshot_every == 0;
 }
 
 }  // namespace
 
 Status WriteConversation(Checkpointer& store, const ConversationSpec& spec,
-                         uint64_t* message_bytes_total) {
+                         uint64_t* message_bytes_total,
+                         ConversationStats* stats) {
   TextGenerator text(42);
   std::string body;  // the encoded messages so far, concatenated.
-  uint64_t total = 0;
+  ConversationStats counted;
   size_t since_snapshot = 0;
+  runtime::DeltaSnapshotCounters counters;  // kDeltaGeometric.
+  const bool geometric = spec.mode == Persistence::kDeltaGeometric;
   for (size_t turn = 0; turn <= spec.turns; ++turn) {
     CheckpointConfig config{spec.thread, "", {}};
     if (turn > 0) {
       config.checkpoint_id = CheckpointId(turn - 1);
       const std::string message =
           serde::EncodeMsgpack(Message(turn, text, spec.message_bytes));
-      total += message.size();
+      counted.message_bytes += message.size();
       body += message;
+      ++counters.updates;
+      ++counters.supersteps;
+      counters.write_bytes += static_cast<int64_t>(message.size());
       RP_RETURN_IF_ERROR(
           store.PutWrites(config, {ChannelWrite{kMessages, Typed(message)}},
                           "turn-" + std::to_string(turn)));
@@ -98,10 +126,14 @@ Status WriteConversation(Checkpointer& store, const ConversationSpec& spec,
     const std::string list = ArrayHeader(turn) + body;
     if (spec.mode == Persistence::kFullSnapshots) {
       checkpoint.channel_values[kMessages] = Typed(list);
-    } else if (turn == 0 ||
-               (spec.snapshot_every > 0 && turn % spec.snapshot_every == 0)) {
-      checkpoint.channel_values[kMessages] = Typed(serde::EncodeMsgpack(
+      ++counted.snapshots;
+    } else if (SnapshotTurn(spec, turn, counters)) {
+      TypedValue snapshot = Typed(serde::EncodeMsgpack(
           serde::Value(serde::Ext{kDeltaSnapshotExtTag, list})));
+      counters = runtime::DeltaSnapshotCounters{};
+      counters.snapshot_bytes = static_cast<int64_t>(snapshot.bytes.size());
+      checkpoint.channel_values[kMessages] = std::move(snapshot);
+      ++counted.snapshots;
       since_snapshot = 0;
     } else {
       ++since_snapshot;
@@ -109,11 +141,16 @@ Status WriteConversation(Checkpointer& store, const ConversationSpec& spec,
     checkpoint.versions_seen["agent"][kMessages] = static_cast<int64_t>(turn);
     RP_RETURN_IF_ERROR(store
                            .Put(config, checkpoint,
-                                Metadata(turn, since_snapshot),
+                                Metadata(turn, since_snapshot,
+                                         geometric ? &counters : nullptr),
                                 {{kMessages, static_cast<int64_t>(turn + 1)}})
                            .status());
   }
-  if (message_bytes_total != nullptr) *message_bytes_total = total;
+  counted.replay_writes = since_snapshot;
+  if (message_bytes_total != nullptr) {
+    *message_bytes_total = counted.message_bytes;
+  }
+  if (stats != nullptr) *stats = counted;
   return Status::OK();
 }
 

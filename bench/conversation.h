@@ -14,8 +14,18 @@
 //                        snapshot (msgpack ext kDeltaSnapshotExtTag wrapping
 //                        the encoded list). snapshot_every = 0: never (only
 //                        the root's empty list).
+//        kDeltaGeometric: as kDelta, but a snapshot is stored when the
+//                        runtime's geometric SnapshotPolicy `geometric`
+//                        (runtime/snapshot_policy.h, the same SnapshotDue)
+//                        is due: the message bytes since the last snapshot
+//                        reach max(min_bytes, ratio x that snapshot's
+//                        stored bytes).
 //      and metadata {source: "loop", step: i,
-//                    counters_since_delta_snapshot: {messages: [n, n]}}.
+//                    counters_since_delta_snapshot: {messages: [n, n]}},
+//      plus, for kDeltaGeometric, delta_snapshot_bytes: {messages:
+//      [message bytes since the snapshot, its stored bytes]} as the
+//      runtime writes them.
+// Turn 0's root stores the empty list: a snapshot in the delta modes.
 // A message is the msgpack map {role, content}, content `message_bytes` of
 // text.
 //
@@ -27,6 +37,7 @@
 
 #include "base/status.h"
 #include "engine/checkpointer.h"
+#include "runtime/snapshot_policy.h"
 #include "serde/value.h"
 
 namespace rockpoint::bench {
@@ -34,7 +45,7 @@ namespace rockpoint::bench {
 // runtime/channels.h kDeltaSnapshotExtTag (persisted; the same byte).
 inline constexpr int8_t kDeltaSnapshotExtTag = 0x44;
 
-enum class Persistence { kFullSnapshots, kDelta };
+enum class Persistence { kFullSnapshots, kDelta, kDeltaGeometric };
 
 struct ConversationSpec {
   std::string thread;
@@ -42,12 +53,23 @@ struct ConversationSpec {
   size_t message_bytes = 512;
   Persistence mode = Persistence::kDelta;
   size_t snapshot_every = 0;  // kDelta only; 0: never.
+  // kDeltaGeometric only. REQUIRES: kind kGeometric, ratio finite and > 0.
+  runtime::SnapshotPolicy geometric = runtime::SnapshotPolicy::Geometric();
+};
+
+// What a written conversation stored.
+struct ConversationStats {
+  uint64_t message_bytes = 0;  // serialized messages, all turns.
+  size_t snapshots = 0;        // checkpoints storing the whole list.
+  size_t replay_writes = 0;    // writes a load of the latest replays.
 };
 
 // Writes the conversation. *message_bytes_total (if given) gets the sum of
-// the serialized sizes of all messages (the user bytes).
+// the serialized sizes of all messages (the user bytes); *stats (if given)
+// everything ConversationStats counts.
 Status WriteConversation(Checkpointer& store, const ConversationSpec& spec,
-                         uint64_t* message_bytes_total);
+                         uint64_t* message_bytes_total,
+                         ConversationStats* stats = nullptr);
 
 // The latest message list of `thread`: get_tuple; the stored value if the
 // checkpoint has one (unwrapping a snapshot), else

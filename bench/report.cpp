@@ -37,6 +37,15 @@ std::string Latency(double micros) {
   return micros >= 100 ? Fixed("%.0f", micros) : Fixed("%.1f", micros);
 }
 
+// "1, 0.5" or "none".
+std::string GeometricRatios(const BenchOptions& options) {
+  std::string out;
+  for (const double ratio : options.geometric_ratios) {
+    out += (out.empty() ? "" : ", ") + Fixed("%g", ratio);
+  }
+  return out.empty() ? "none" : out;
+}
+
 std::string Verdict(const std::optional<bool>& met) {
   if (!met) return "n/a";
   return *met ? "yes" : "no";
@@ -95,16 +104,22 @@ std::string RenderMarkdown(const Report& report) {
           "compaction (RocksDB SST + blob files; the SQLite database file); "
           "disk: every file of the store. write amp.: bytes written to disk "
           "over the serialized message bytes. load: get_tuple (+ delta "
-          "history + replay).\n\n"
+          "history + replay). snapshots: checkpoints storing the whole "
+          "list; replayed: writes the load of the latest state replays. "
+          "delta-geo: the geometric snapshot policy (ratio "
+       << GeometricRatios(options) << ", min_bytes "
+       << options.geometric_min_bytes << ").\n\n"
        << "| mode | turns | message bytes | live bytes | live / messages | "
-          "disk bytes | write amp. | load median us |\n"
-       << "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+          "disk bytes | write amp. | load median us | snapshots | replayed "
+          "|\n"
+       << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for (const GrowthRow& row : report.growth) {
       md << "| " << row.mode << " | " << row.turns << " | " << row.user_bytes
          << " | " << row.live_bytes << " | "
          << Fixed("%.2f", row.live_to_user()) << " | " << row.disk_bytes
          << " | " << Fixed("%.1f", row.write_amplification()) << " | "
-         << Latency(row.load_median_us) << " |\n";
+         << Latency(row.load_median_us) << " | " << row.snapshots << " | "
+         << row.replay_writes << " |\n";
     }
   }
   if (!report.not_done.empty()) {
@@ -156,7 +171,9 @@ std::string RenderJson(const Report& report) {
                     {"chains", options.chains},
                     {"turns", options.turns},
                     {"message_bytes", options.message_bytes},
-                    {"snapshot_every", options.snapshot_every}};
+                    {"snapshot_every", options.snapshot_every},
+                    {"geometric_ratios", options.geometric_ratios},
+                    {"geometric_min_bytes", options.geometric_min_bytes}};
   json results = json::array();
   for (const Measurement& m : report.results) {
     const auto speedup = RockpointSpeedup(report.results, m);
@@ -189,6 +206,9 @@ std::string RenderJson(const Report& report) {
     growth.push_back({{"mode", row.mode},
                       {"backend", row.backend},
                       {"snapshot_every", row.snapshot_every},
+                      {"geometric_ratio", row.geometric_ratio},
+                      {"snapshots", row.snapshots},
+                      {"replay_writes", row.replay_writes},
                       {"turns", row.turns},
                       {"message_bytes", row.message_bytes},
                       {"user_bytes", row.user_bytes},

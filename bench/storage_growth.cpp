@@ -77,16 +77,19 @@ Status MeasureRocksDb(const BenchOptions& options, Scratch& scratch,
   rocks.sync_writes = false;
   RP_ASSIGN_OR_RETURN(auto store, RocksDbCheckpointer::Open(rocks));
   const IoCounters before = ReadIoCounters();  // after the open's own files.
-  RP_RETURN_IF_ERROR(WriteConversation(*store, spec, &row->user_bytes));
+  ConversationStats stats;
+  RP_RETURN_IF_ERROR(WriteConversation(*store, spec, &row->user_bytes, &stats));
+  row->snapshots = stats.snapshots;
+  row->replay_writes = stats.replay_writes;
   RP_RETURN_IF_ERROR(store->Compact());
   const IoCounters after = ReadIoCounters();
   row->io_write_bytes = after.write_bytes - before.write_bytes;
   row->syscall_write_bytes = after.wchar - before.wchar;
-  RP_ASSIGN_OR_RETURN(StoreStats stats, store->Stats());
-  for (const ColumnFamilyStats& family : stats.column_families) {
+  RP_ASSIGN_OR_RETURN(StoreStats store_stats, store->Stats());
+  for (const ColumnFamilyStats& family : store_stats.column_families) {
     row->live_bytes += family.live_sst_bytes + family.blob_file_bytes;
   }
-  row->disk_bytes = stats.total_disk_bytes;
+  row->disk_bytes = store_stats.total_disk_bytes;
   RP_RETURN_IF_ERROR(
       TimeLoads(*store, spec.turns, options.load_repetitions, row));
   store.reset();
@@ -104,7 +107,11 @@ Status MeasureSqlite(const BenchOptions& options, Scratch& scratch,
   {
     RP_ASSIGN_OR_RETURN(auto store, SqliteCheckpointer::Open(sqlite));
     const IoCounters before = ReadIoCounters();  // after the schema.
-    RP_RETURN_IF_ERROR(WriteConversation(*store, spec, &row->user_bytes));
+    ConversationStats stats;
+    RP_RETURN_IF_ERROR(
+        WriteConversation(*store, spec, &row->user_bytes, &stats));
+    row->snapshots = stats.snapshots;
+    row->replay_writes = stats.replay_writes;
     store.reset();  // closing checkpoints the WAL into the database file.
     const IoCounters after = ReadIoCounters();
     row->io_write_bytes = after.write_bytes - before.write_bytes;
@@ -135,6 +142,13 @@ double GrowthRow::live_to_user() const {
   return user_bytes > 0 ? static_cast<double>(live_bytes) / user_bytes : 0;
 }
 
+std::string GeometricModeName(double ratio) {
+  if (ratio == 1.0) return "delta-geo-rocksdb";
+  char name[64];
+  std::snprintf(name, sizeof(name), "delta-geo%g-rocksdb", ratio);
+  return name;
+}
+
 std::string GrowthCsv(const std::vector<GrowthRow>& rows) {
   std::ostringstream out;
   out << "mode,backend,snapshot_every,turns,message_bytes,user_bytes,"
@@ -159,15 +173,26 @@ Result<std::vector<GrowthRow>> RunStorageGrowth(const BenchOptions& options,
     std::string name;
     Persistence persistence;
     size_t snapshot_every;
+    double geometric_ratio;
     bool sqlite;
   };
   std::vector<Mode> modes = {
-      {"full-rocksdb", Persistence::kFullSnapshots, 0, false}};
+      {"full-rocksdb", Persistence::kFullSnapshots, 0, 0, false}};
   for (const size_t k : options.snapshot_every) {
     modes.push_back({"delta-k" + std::to_string(k) + "-rocksdb",
-                     Persistence::kDelta, k, false});
+                     Persistence::kDelta, k, 0, false});
   }
-  modes.push_back({"full-sqlite", Persistence::kFullSnapshots, 0, true});
+  for (const double ratio : options.geometric_ratios) {
+    const runtime::SnapshotPolicy policy = runtime::SnapshotPolicy::Geometric(
+        ratio, static_cast<int64_t>(options.geometric_min_bytes));
+    if (std::string error = runtime::CheckSnapshotPolicy(policy, 0);
+        !error.empty()) {
+      return Status::InvalidArgument("bench: --geometric-ratios: " + error);
+    }
+    modes.push_back({GeometricModeName(ratio), Persistence::kDeltaGeometric, 0,
+                     ratio, false});
+  }
+  modes.push_back({"full-sqlite", Persistence::kFullSnapshots, 0, 0, true});
 
   std::vector<GrowthRow> rows;
   for (const Mode& mode : modes) {
@@ -178,10 +203,16 @@ Result<std::vector<GrowthRow>> RunStorageGrowth(const BenchOptions& options,
       spec.message_bytes = options.message_bytes;
       spec.mode = mode.persistence;
       spec.snapshot_every = mode.snapshot_every;
+      if (mode.persistence == Persistence::kDeltaGeometric) {
+        spec.geometric = runtime::SnapshotPolicy::Geometric(
+            mode.geometric_ratio,
+            static_cast<int64_t>(options.geometric_min_bytes));
+      }
       GrowthRow row;
       row.mode = mode.name;
       row.backend = mode.sqlite ? "sqlite" : "rockpoint";
       row.snapshot_every = mode.snapshot_every;
+      row.geometric_ratio = mode.geometric_ratio;
       row.turns = turns;
       row.message_bytes = options.message_bytes;
       RP_RETURN_IF_ERROR(mode.sqlite
@@ -189,11 +220,11 @@ Result<std::vector<GrowthRow>> RunStorageGrowth(const BenchOptions& options,
                              : MeasureRocksDb(options, scratch, spec, &row));
       std::fprintf(stderr,
                    "  storage %-20s N=%-5zu live %10llu B  (%.2fx user)  "
-                   "WA %.1f  load %.0f us\n",
+                   "WA %.1f  load %.0f us  snapshots %zu  replay %zu\n",
                    row.mode.c_str(), turns,
                    static_cast<unsigned long long>(row.live_bytes),
                    row.live_to_user(), row.write_amplification(),
-                   row.load_median_us);
+                   row.load_median_us, row.snapshots, row.replay_writes);
       rows.push_back(std::move(row));
     }
   }

@@ -11,8 +11,9 @@
 //   * the time to load the latest state: get_tuple (+
 //     get_delta_channel_history + replay for delta channels).
 // Modes: full snapshots on rockpoint, the delta channel with each snapshot
-// frequency K on rockpoint, full snapshots on SQLite. See conversation.h
-// for what each turn writes.
+// frequency K on rockpoint, the delta channel with the geometric snapshot
+// policy for each ratio on rockpoint, full snapshots on SQLite. See
+// conversation.h for what each turn writes.
 //
 // Thread-safety: runs on the bench's main thread.
 #pragma once
@@ -28,9 +29,14 @@
 namespace rockpoint::bench {
 
 struct GrowthRow {
-  std::string mode;     // "full-rocksdb", "delta-k10-rocksdb", "full-sqlite".
-  std::string backend;  // "rockpoint" or "sqlite".
-  size_t snapshot_every = 0;  // delta modes; 0 for full snapshots.
+  // "full-rocksdb", "delta-k10-rocksdb", "delta-geo-rocksdb" (ratio 1;
+  // "delta-geo0.5-rocksdb" for another), "full-sqlite".
+  std::string mode;
+  std::string backend;         // "rockpoint" or "sqlite".
+  size_t snapshot_every = 0;   // delta-k modes; 0 otherwise.
+  double geometric_ratio = 0;  // delta-geo modes; 0 otherwise.
+  size_t snapshots = 0;        // checkpoints storing the whole list.
+  size_t replay_writes = 0;    // writes a load of the latest state replays.
   size_t turns = 0;
   size_t message_bytes = 0;
   uint64_t user_bytes = 0;           // serialized messages, all turns.
@@ -47,7 +53,12 @@ struct GrowthRow {
   double live_to_user() const;
 };
 
-// The CSV header and rows of the study (the plot reads this).
+// The mode name of the geometric policy with `ratio`.
+std::string GeometricModeName(double ratio);
+
+// The CSV header and rows of the study (the plot reads this). The geometric
+// ratio, snapshots and replay_writes are in the JSON and markdown only (the
+// CSV's columns are fixed).
 std::string GrowthCsv(const std::vector<GrowthRow>& rows);
 
 Result<std::vector<GrowthRow>> RunStorageGrowth(const BenchOptions& options,

@@ -35,22 +35,48 @@ ChannelSpec ChannelSpec::Delta(BinaryReducer reducer,
   return spec;
 }
 
-BinaryReducer AppendReducer() {
-  return [](const Value& current, const Value& write) {
-    Value::Array out;
-    if (current.is_array()) {
-      out = current.as_array();
-    } else if (!current.is_null()) {
-      out.push_back(current);
-    }
-    if (write.is_array()) {
-      out.insert(out.end(), write.as_array().begin(), write.as_array().end());
-    } else {
-      out.push_back(write);
-    }
-    return Value(std::move(out));
-  };
+ChannelSpec ChannelSpec::Delta(BinaryReducer reducer, SnapshotPolicy policy,
+                               std::optional<Value> initial) {
+  ChannelSpec spec;
+  spec.kind = ChannelKind::kDelta;
+  spec.reducer = std::move(reducer);
+  spec.snapshot_policy = policy;
+  spec.initial = std::move(initial);
+  return spec;
 }
+
+namespace {
+
+// AppendReducer's fold, in place: costs the size of `write`, not of
+// `current`.
+void AppendInPlace(Value& current, const Value& write) {
+  if (!current.is_array()) {
+    Value::Array list;
+    if (!current.is_null()) list.push_back(std::move(current));
+    current = Value(std::move(list));
+  }
+  Value::Array& list = current.as_array();
+  if (write.is_array()) {
+    list.insert(list.end(), write.as_array().begin(), write.as_array().end());
+  } else {
+    list.push_back(write);
+  }
+}
+
+// The function object AppendReducer() holds; ChannelState::Update
+// recognizes it and appends in place instead of copying the value per
+// write (a replayed delta history would otherwise cost O(writes x size)).
+struct AppendFold {
+  Value operator()(const Value& current, const Value& write) const {
+    Value out = current;
+    AppendInPlace(out, write);
+    return out;
+  }
+};
+
+}  // namespace
+
+BinaryReducer AppendReducer() { return AppendFold{}; }
 
 BinaryReducer AddReducer() {
   return [](const Value& current, const Value& write) {
@@ -156,6 +182,10 @@ Result<bool> ChannelState::Update(std::string_view name,
         }
         if (!value_) {
           value_ = write;
+          continue;
+        }
+        if (spec_->reducer.target<AppendFold>() != nullptr) {
+          AppendInPlace(*value_, write);
           continue;
         }
         try {

@@ -6,8 +6,11 @@
 //   - reducer:    each write is folded in with a binary reducer
 //                 (value = reducer(value, write)), e.g. AppendReducer();
 //   - delta:      a reducer channel whose checkpoints store only each step's
-//                 writes; every `snapshot_frequency` updates (or after an
-//                 Overwrite) the runtime stores the full value as a snapshot.
+//                 writes; the runtime stores the full value as a snapshot
+//                 when its SnapshotPolicy says so (every
+//                 `snapshot_frequency` updates by default, or
+//                 size-proportionally: runtime/snapshot_policy.h) and after
+//                 an Overwrite.
 // The runtime also keeps internal channels (the graph input, the per-node
 // triggers "branch:to:<node>", the Send list "__pregel_tasks"); those are
 // ephemeral: a value lives for one step.
@@ -30,6 +33,7 @@
 
 #include "base/status.h"
 #include "engine/types.h"
+#include "runtime/snapshot_policy.h"
 #include "serde/value.h"
 
 namespace rockpoint::runtime {
@@ -63,18 +67,30 @@ struct ChannelSpec {
   // The value before the first write. Default: none (the first write of a
   // reducer channel becomes its value without calling the reducer).
   std::optional<Value> initial;
-  // kDelta: store a full snapshot after this many updates (steps that wrote
-  // the channel) since the last snapshot. Must be >= 1.
+  // kDelta with SnapshotPolicy::Kind::kFrequency: store a full snapshot
+  // after this many updates (steps that wrote the channel) since the last
+  // snapshot. Must be >= 1 then, and 0 with any other policy. Default: 0.
   int64_t snapshot_frequency = 0;
+  // kDelta: when to store a snapshot (runtime/snapshot_policy.h). Checked
+  // by StateGraph::Compile (InvalidArgument naming the channel). Default:
+  // kFrequency (LangGraph's rule, with snapshot_frequency).
+  SnapshotPolicy snapshot_policy;
 
   static ChannelSpec LastValue(std::optional<Value> initial = std::nullopt);
   static ChannelSpec Reducer(BinaryReducer reducer,
                              std::optional<Value> initial = std::nullopt);
+  // A delta channel snapshotting every `snapshot_frequency` updates.
   static ChannelSpec Delta(BinaryReducer reducer, int64_t snapshot_frequency,
+                           std::optional<Value> initial = std::nullopt);
+  // A delta channel snapshotting by `policy`, e.g.
+  // Delta(AppendReducer(), SnapshotPolicy::Geometric()).
+  static ChannelSpec Delta(BinaryReducer reducer, SnapshotPolicy policy,
                            std::optional<Value> initial = std::nullopt);
 };
 
 // Arrays concatenate; a non-array write is appended; null current is [].
+// A channel with this reducer appends in place: a write (live or replayed)
+// costs its own size, not the value's.
 BinaryReducer AppendReducer();
 // Integer (or double) sum; null current counts as 0.
 BinaryReducer AddReducer();

@@ -70,9 +70,10 @@ std::string CheckChannelSpec(std::string_view name, const ChannelSpec& spec) {
       return spec.reducer ? "" : prefix + "a reducer channel needs a reducer";
     case ChannelKind::kDelta:
       if (!spec.reducer) return prefix + "a delta channel needs a reducer";
-      if (spec.snapshot_frequency < 1) {
-        return prefix + "snapshot_frequency must be >= 1, got " +
-               std::to_string(spec.snapshot_frequency);
+      if (std::string error = CheckSnapshotPolicy(spec.snapshot_policy,
+                                                  spec.snapshot_frequency);
+          !error.empty()) {
+        return prefix + error;
       }
       return "";
     case ChannelKind::kEphemeral:

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "runtime/ids.h"
+#include "serde/msgpack_codec.h"
 
 namespace rockpoint::runtime {
 
@@ -103,17 +104,7 @@ Awaitable<Status> LoopState::Restore(AsyncCheckpointer& storage,
     }
   }
 
-  delta_.clear();
-  const Value* counters = metadata_.Find("counters_since_delta_snapshot");
-  if (counters != nullptr && counters->is_map()) {
-    for (const auto& [name, pair] : counters->as_map()) {
-      if (pair.is_array() && pair.as_array().size() == 2 &&
-          pair.as_array()[0].is_int() && pair.as_array()[1].is_int()) {
-        delta_[name] = {pair.as_array()[0].as_int(),
-                        pair.as_array()[1].as_int()};
-      }
-    }
-  }
+  RestoreDeltaCounters();
 
   persisted_id_ = id_;
   persisted_versions_ = versions_;
@@ -125,6 +116,87 @@ Awaitable<Status> LoopState::Restore(AsyncCheckpointer& storage,
   }
   writes_stored_ = true;
   co_return Status::OK();
+}
+
+namespace {
+
+// Persisted metadata keys (runtime/FORMAT.md).
+constexpr std::string_view kDeltaCountersKey = "counters_since_delta_snapshot";
+constexpr std::string_view kDeltaBytesKey = "delta_snapshot_bytes";
+
+// Calls fn(channel, first, second) for each {channel: [int, int]} entry of
+// metadata[key]; entries of another shape are skipped.
+template <typename Fn>
+void ForEachCounterPair(const Metadata& metadata, std::string_view key, Fn fn) {
+  const Value* counters = metadata.Find(key);
+  if (counters == nullptr || !counters->is_map()) return;
+  for (const auto& [name, pair] : counters->as_map()) {
+    if (pair.is_array() && pair.as_array().size() == 2 &&
+        pair.as_array()[0].is_int() && pair.as_array()[1].is_int()) {
+      fn(name, pair.as_array()[0].as_int(), pair.as_array()[1].as_int());
+    }
+  }
+}
+
+Value CounterPair(int64_t first, int64_t second) {
+  return Value(Value::Array{Value(first), Value(second)});
+}
+
+bool IsGeometric(const ChannelSpec& spec) {
+  return spec.kind == ChannelKind::kDelta &&
+         spec.snapshot_policy.kind == SnapshotPolicy::Kind::kGeometric;
+}
+
+// The stored bytes of `writes` (put_writes stores EncodeMsgpack(write)).
+int64_t EncodedBytes(const std::vector<Value>& writes) {
+  std::string scratch;
+  int64_t total = 0;
+  for (const Value& write : writes) {
+    scratch.clear();
+    serde::AppendMsgpack(write, &scratch);
+    total += static_cast<int64_t>(scratch.size());
+  }
+  return total;
+}
+
+}  // namespace
+
+void LoopState::RestoreDeltaCounters() {
+  delta_.clear();
+  ForEachCounterPair(
+      metadata_, kDeltaCountersKey,
+      [this](const std::string& name, int64_t updates, int64_t supersteps) {
+        delta_[name].updates = updates;
+        delta_[name].supersteps = supersteps;
+      });
+  // Absent (a checkpoint written under another policy, or by an older
+  // runtime): both 0, so the next snapshot comes after min_bytes.
+  ForEachCounterPair(metadata_, kDeltaBytesKey,
+                     [this](const std::string& name, int64_t write_bytes,
+                            int64_t snapshot_bytes) {
+                       delta_[name].write_bytes = write_bytes;
+                       delta_[name].snapshot_bytes = snapshot_bytes;
+                     });
+}
+
+void LoopState::RecordDeltaCounters() {
+  Value::Map counters;
+  Value::Map bytes;
+  for (const auto& [name, channel] : spec_->channels) {
+    if (channel.kind != ChannelKind::kDelta) continue;
+    const DeltaSnapshotCounters& count = delta_[name];
+    counters[name] = CounterPair(count.updates, count.supersteps);
+    if (IsGeometric(channel)) {
+      bytes[name] = CounterPair(count.write_bytes, count.snapshot_bytes);
+    }
+  }
+  if (!counters.empty()) {
+    metadata_.as_map()[std::string(kDeltaCountersKey)] =
+        Value(std::move(counters));
+  }
+  if (!bytes.empty()) {
+    metadata_.as_map()[std::string(kDeltaBytesKey)] = Value(std::move(bytes));
+  }
 }
 
 State LoopState::UserState() const {
@@ -187,7 +259,11 @@ Status LoopState::Apply(std::vector<TaskWrites> tasks, bool end_of_step) {
     RP_ASSIGN_OR_RETURN(bool changed, state.Update(channel, writes));
     if (!changed) continue;
     RP_RETURN_IF_ERROR(bump(channel));
-    if (state.spec().kind == ChannelKind::kDelta) ++delta_[channel].updates;
+    if (state.spec().kind == ChannelKind::kDelta) {
+      DeltaSnapshotCounters& count = delta_[channel];
+      ++count.updates;
+      if (IsGeometric(state.spec())) count.write_bytes += EncodedBytes(writes);
+    }
   }
   if (end_of_step) {
     for (auto& [channel, state] : channels_) {
@@ -228,7 +304,6 @@ Result<PutRequest> LoopState::BuildPut() {
   put.config.checkpoint_ns = ns_;
   if (!persisted_id_.empty()) put.config.checkpoint_id = persisted_id_;
 
-  Value::Map counters;
   for (auto& [name, version] : versions_) {
     auto previous = persisted_versions_.find(name);
     bool changed =
@@ -248,10 +323,12 @@ Result<PutRequest> LoopState::BuildPut() {
       }
       continue;
     }
-    DeltaCounters& count = delta_[name];
+    DeltaSnapshotCounters& count = delta_[name];
+    const ChannelSpec& channel_spec = state.spec();
     bool snapshot = state.has_value() &&
                     (state.overwritten() ||
-                     count.updates >= state.spec().snapshot_frequency ||
+                     SnapshotDue(channel_spec.snapshot_policy,
+                                 channel_spec.snapshot_frequency, count) ||
                      (!writes_stored_ &&
                       (changed || persisted_write_channels_.count(name) != 0)));
     if (snapshot) {
@@ -261,26 +338,16 @@ Result<PutRequest> LoopState::BuildPut() {
         RP_ASSIGN_OR_RETURN(version, FreshVersion());
       }
       put.new_versions[name] = version;
-      put.checkpoint.channel_values[name] =
-          EncodeTyped(WrapSnapshot(state.value()));
-      count = DeltaCounters{};
+      TypedValue stored = EncodeTyped(WrapSnapshot(state.value()));
+      count = DeltaSnapshotCounters{};
+      count.snapshot_bytes = static_cast<int64_t>(stored.bytes.size());
+      put.checkpoint.channel_values[name] = std::move(stored);
       state.clear_overwritten();
     } else if (changed) {
       put.new_versions[name] = version;  // "empty": rebuilt from writes.
     }
   }
-  bool has_delta = false;
-  for (const auto& [name, channel] : spec_->channels) {
-    if (channel.kind != ChannelKind::kDelta) continue;
-    has_delta = true;
-    const DeltaCounters& count = delta_[name];
-    counters[name] =
-        Value(Value::Array{Value(count.updates), Value(count.supersteps)});
-  }
-  if (has_delta) {
-    metadata_.as_map()["counters_since_delta_snapshot"] =
-        Value(std::move(counters));
-  }
+  RecordDeltaCounters();
 
   put.checkpoint.id = id_;
   put.checkpoint.ts = ts_;

@@ -9,9 +9,13 @@
 // input checkpoint over a parent with discarded writes, an update, a fork,
 // a replay, the single checkpoint of a durability=exit run) the full value
 // is stored as a snapshot, under a fresh version if needed. Snapshots are
-// also stored every `snapshot_frequency` updates and after an Overwrite.
-// Metadata counters_since_delta_snapshot {channel: [updates, supersteps]}
-// records the count since the last snapshot.
+// also stored when the channel's SnapshotPolicy is due (every
+// `snapshot_frequency` updates, or size-proportionally) and after an
+// Overwrite. Metadata counters_since_delta_snapshot {channel: [updates,
+// supersteps]} records the counts since the last snapshot, and for
+// geometric-policy channels delta_snapshot_bytes {channel: [write bytes,
+// last snapshot bytes]} the byte counts; a restore reads both back, so a
+// resumed run continues the policy where the stored checkpoint left it.
 //
 // Thread-safety: owned by one loop; const methods may be called from the
 // tasks of a superstep while the loop waits for them.
@@ -117,13 +121,12 @@ class LoopState {
   Result<PutRequest> BuildPut();
 
  private:
-  struct DeltaCounters {
-    int64_t updates = 0;
-    int64_t supersteps = 0;
-  };
-
   void ResetChannels();
   Result<ChannelVersion> FreshVersion() const;
+  // delta_ from the metadata of the restored checkpoint.
+  void RestoreDeltaCounters();
+  // Metadata counters of the delta channels, after a put's snapshots.
+  void RecordDeltaCounters();
 
   const GraphSpec* spec_;
   std::string thread_id_;
@@ -133,7 +136,7 @@ class LoopState {
   ChannelVersions versions_;
   std::map<std::string, ChannelVersions> versions_seen_;
   std::vector<std::string> updated_channels_;
-  std::map<std::string, DeltaCounters> delta_;
+  std::map<std::string, DeltaSnapshotCounters> delta_;
 
   std::string id_;
   std::string ts_;
