@@ -1,15 +1,16 @@
 // get_delta_channel_history in two stages, never one lookup per ancestor:
 //   1. one reverse iterator over ("cp", thread, ns): from the target, follow
 //      parent ids (stepping over non-ancestors, seeking when they are far),
-//      decoding only CheckpointHeader, until every channel has a seed
-//      candidate (in stored_channels) or the root; the candidates' blobs are
-//      then read by one MultiGet, and a channel whose candidate turns out
-//      "empty" resumes the walk;
+//      decoding only headers (as views, no copies), until every channel has
+//      a seed candidate (a member whose stored_channels names it) or the
+//      root; the candidates' blobs are then read by one MultiGet, and a
+//      channel whose candidate turns out "empty" resumes the walk;
 //   2. one iterator over ("wr", thread, ns) seeking each chain member's
-//      writes, oldest member first.
-#include <deque>
-#include <unordered_set>
+//      writes, oldest member first; only the writes that go into the result
+//      are copied.
+#include <algorithm>
 
+#include "engine/rocksdb/delta_walk.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/validation.h"
@@ -20,88 +21,117 @@ namespace {
 
 namespace layout = rocksdb_layout;
 
-// Prev steps tried before a seek when the next ancestor lies further back.
-constexpr int kMaxSteps = 8;
-
-struct Link {
-  std::string id;
-  serde::CheckpointHeader header;
-};
-
 struct ChannelWalk {
   enum class State { kSearching, kCandidate, kDone };
+  std::string_view channel;                // the caller's string.
+  DeltaChannelHistory* history = nullptr;  // the result's entry.
   State state = State::kSearching;
   size_t scan_from = 0;  // first chain position not yet searched
   size_t position = 0;   // candidate / seed position
   size_t span = 0;       // chain members whose writes count (stage 2)
+  // The chain members that store a value for the channel (stored_channels
+  // and channel_versions both name it), in chain order, with the version.
+  std::vector<std::pair<size_t, ChannelVersion>> stores;
+  size_t next_store = 0;  // first entry of `stores` at or after scan_from
   std::optional<TypedValue> seed;
 };
 
-bool Stores(const Link& link, const std::string& channel) {
-  const auto& stored = link.header.stored_channels;
-  return link.header.channel_versions.contains(channel) &&
-         std::binary_search(stored.begin(), stored.end(), channel);
+// REQUIRES: `walks` sorted by channel, unique.
+ChannelWalk* FindWalk(std::vector<ChannelWalk>& walks,
+                      std::string_view channel) {
+  if (walks.size() == 1) {
+    return walks[0].channel == channel ? &walks[0] : nullptr;
+  }
+  const auto it =
+      std::lower_bound(walks.begin(), walks.end(), channel,
+                       [](const ChannelWalk& walk, std::string_view c) {
+                         return walk.channel < c;
+                       });
+  return it != walks.end() && it->channel == channel ? &*it : nullptr;
 }
 
-// Stage 1's iterator: positions on checkpoints by id, mostly by Prev.
-class AncestorScan {
- public:
-  // REQUIRES: scan covers NamespacePrefix(kCheckpointTag, thread, ns).
-  explicit AncestorScan(std::unique_ptr<PrefixScan> scan)
-      : scan_(std::move(scan)) {}
-
-  // The header of `id`, or nullopt when there is no such checkpoint.
-  Result<std::optional<serde::CheckpointHeader>> Find(const std::string& id) {
-    // CheckpointKey(thread, ns, id): the scan's prefix + the id element.
-    id_element_.Clear();
-    id_element_.AddString(id);
-    key_.assign(scan_->prefix).append(id_element_.data());
-    const std::string_view key = key_;
-    int steps = 0;
-    while (scan_->Valid() && scan_->it->key().ToStringView() > key &&
-           steps++ < kMaxSteps) {
-      scan_->it->Prev();
-    }
-    if (!scan_->Valid() || scan_->it->key().ToStringView() != key) {
-      scan_->SeekForPrev(key);
-    }
-    if (!scan_->Valid() || scan_->it->key().ToStringView() != key) {
-      RP_RETURN_IF_ERROR(scan_->status("delta history"));
-      return std::optional<serde::CheckpointHeader>();
-    }
-    RP_ASSIGN_OR_RETURN(auto header, Header());
-    return std::optional<serde::CheckpointHeader>(std::move(header));
+// Records that chain member `member` stores a value for the walked
+// channels its header says it does.
+void NoteStores(const serde::CheckpointHeaderView& header, size_t member,
+                std::vector<ChannelWalk>& walks) {
+  for (std::string_view channel : header.stored_channels) {
+    ChannelWalk* walk = FindWalk(walks, channel);
+    if (walk == nullptr) continue;
+    if (!walk->stores.empty() && walk->stores.back().first == member) continue;
+    const serde::ChannelVersionView* version = header.FindVersion(channel);
+    if (version == nullptr) continue;
+    walk->stores.emplace_back(member, serde::ToChannelVersion(*version));
   }
+}
 
-  // The latest visible checkpoint: its id and header, or nullopt.
-  Result<std::optional<Link>> Latest() {
-    for (scan_->SeekToLast(); scan_->Valid(); scan_->it->Prev()) {
-      RP_ASSIGN_OR_RETURN(auto header, Header());
-      if (header.hidden) continue;
-      RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(
-                                          scan_->it->key().ToStringView()));
-      return std::optional<Link>(
-          Link{std::move(parts.checkpoint_id), std::move(header)});
+// Whether `element` >= `floor` + 0xff, for tuple elements.
+bool AtOrAfterEnd(std::string_view element, std::string_view floor) {
+  if (!element.starts_with(floor)) return element > floor;
+  return element.size() > floor.size() &&
+         static_cast<uint8_t>(element[floor.size()]) == 0xff;
+}
+
+// Whether `rest` (what follows the scan's prefix in a write key, REQUIRES:
+// >= element) is under `element` (< element + 0xff): a write of that
+// member.
+bool InMember(std::string_view rest, std::string_view element) {
+  return rest.starts_with(element) &&
+         (rest.size() == element.size() ||
+          static_cast<uint8_t>(rest[element.size()]) != 0xff);
+}
+
+// Stage 2: the writes of chain[0..longest), oldest member first, into the
+// walks' histories. A channel takes the writes of chain[0..span).
+// REQUIRES: `scan` covers NamespacePrefix(kWriteTag, thread, ns).
+Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
+                       size_t longest, std::vector<ChannelWalk>& walks) {
+  // WritePrefix(thread, ns, id) = the scan's prefix + the id element; keys
+  // are compared past the scan's prefix, which they all share.
+  const size_t base = scan.prefix.size();
+  const auto rest = [&] { return scan.it->key().ToStringView().substr(base); };
+  // The iterator sits at the first key >= the previous member's end
+  // (`floor` + 0xff; none before it is skipped), so a member whose prefix
+  // is >= that and <= the current key needs no seek: on a linear history
+  // the members' writes are adjacent and stage 2 is one forward pass.
+  std::string_view floor;
+  std::string seek_key;
+  serde::WriteRecordView record;  // reused for every write
+  delta_walk::WriteTaskParser task_parser;
+  delta_walk::WriteTask task;
+  bool positioned = false;
+  for (size_t member = longest; member-- > 0;) {
+    const std::string_view id = chain.id(member);
+    const std::string_view element = chain.element(member);
+    const bool in_place = positioned && AtOrAfterEnd(element, floor) &&
+                          (!scan.Valid() || rest() >= element);
+    if (!in_place) {
+      seek_key.assign(scan.prefix).append(element);
+      scan.Seek(seek_key);
     }
-    RP_RETURN_IF_ERROR(scan_->status("delta history"));
-    return std::optional<Link>();
-  }
-
- private:
-  Result<serde::CheckpointHeader> Header() {
-    const std::string_view key = scan_->it->key().ToStringView();
-    auto header =
-        serde::DecodeCheckpointHeader(scan_->it->value().ToStringView());
-    if (!header.ok()) {
-      return layout::CorruptionAt("checkpoint record", key, header.status());
+    positioned = true;
+    floor = element;
+    for (; scan.Valid() && InMember(rest(), element); scan.it->Next()) {
+      const std::string_view key = scan.it->key().ToStringView();
+      Status decoded = serde::DecodeWriteRecordView(
+          scan.it->value().ToStringView(), &record);
+      if (!decoded.ok()) {
+        return layout::CorruptionAt("write record", key, decoded);
+      }
+      ChannelWalk* walk = FindWalk(walks, record.channel);
+      if (walk == nullptr || member >= walk->span) continue;
+      std::vector<PendingWrite>& out = walk->history->writes;
+      // Most histories have about one write per member and channel.
+      if (out.empty()) out.reserve(member + 1);
+      RP_RETURN_IF_ERROR(task_parser.Parse(key, base + element.size(), &task));
+      out.push_back(PendingWrite{
+          std::string(task.task_id), std::string(walk->channel),
+          TypedValue{std::string(record.type), std::string(record.bytes)},
+          std::string(task.task_path), task.idx, std::string(id)});
     }
-    return std::move(header).value();
+    if (!scan.Valid()) RP_RETURN_IF_ERROR(scan.status("delta history"));
   }
-
-  std::unique_ptr<PrefixScan> scan_;
-  keys::TupleWriter id_element_;  // reused: no allocation per ancestor
-  std::string key_;
-};
+  return Status::OK();
+}
 
 }  // namespace
 
@@ -114,68 +144,86 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
   if (channels.empty()) return result;
   const std::string& thread = *config.thread_id;
   const std::string ns(NamespaceOf(config));
-  std::map<std::string, ChannelWalk> walks;
-  for (const std::string& channel : channels) {
-    walks.emplace(channel, ChannelWalk{});
-    result.emplace(channel, DeltaChannelHistory{});
+  std::vector<ChannelWalk> walks(channels.size());
+  for (size_t i = 0; i < channels.size(); ++i) walks[i].channel = channels[i];
+  std::sort(walks.begin(), walks.end(),
+            [](const ChannelWalk& a, const ChannelWalk& b) {
+              return a.channel < b.channel;
+            });
+  walks.erase(std::unique(walks.begin(), walks.end(),
+                          [](const ChannelWalk& a, const ChannelWalk& b) {
+                            return a.channel == b.channel;
+                          }),
+              walks.end());
+  for (ChannelWalk& walk : walks) {
+    walk.history = &result[std::string(walk.channel)];
   }
   ScopedSnapshot snapshot(db.get());
   const rocksdb::ReadOptions read = snapshot.Read();
 
   // Stage 1: the target, then its ancestors.
-  AncestorScan ancestors(
+  delta_walk::AncestorScan ancestors(
       Scan(checkpoints, read,
            layout::NamespacePrefix(layout::kCheckpointTag, thread, ns)));
-  std::optional<std::string> next;
+  serde::CheckpointHeaderView header;  // reused for every member
+  delta_walk::CycleGuard visited;
   if (config.checkpoint_id) {
-    RP_ASSIGN_OR_RETURN(auto target, ancestors.Find(*config.checkpoint_id));
-    if (!target || target->hidden) {
+    RP_ASSIGN_OR_RETURN(bool found,
+                        ancestors.Find(*config.checkpoint_id, &header));
+    if (!found || header.hidden) {
       return Status::NotFound(
           "checkpoint given by config.checkpoint_id does not exist");
     }
-    next = target->parent_id;
+    visited.VisitTarget(*config.checkpoint_id);
   } else {
-    RP_ASSIGN_OR_RETURN(auto target, ancestors.Latest());
-    if (!target) {
+    std::string latest;
+    RP_ASSIGN_OR_RETURN(bool found, ancestors.Latest(&latest, &header));
+    if (!found) {
       return Status::NotFound(
           "the thread and namespace of config have no checkpoint");
     }
-    next = target->header.parent_id;
   }
+  // The next ancestor's id (copied: the header views the iterator's value).
+  std::optional<std::string> next;
+  if (header.parent_id) next.emplace(*header.parent_id);
 
-  // A deque: the ids stay in place, so `visited` can view them.
-  std::deque<Link> chain;
-  std::unordered_set<std::string_view> visited;
-  if (config.checkpoint_id) visited.insert(*config.checkpoint_id);
+  delta_walk::Chain chain;
   // Appends the next ancestor; false at a root, a missing parent or a cycle.
   const auto extend = [&]() -> Result<bool> {
-    if (!next || visited.contains(*next)) return false;
-    RP_ASSIGN_OR_RETURN(auto header, ancestors.Find(*next));
-    if (!header) return false;
-    chain.push_back(Link{std::move(*next), std::move(*header)});
-    visited.insert(chain.back().id);
-    next = chain.back().header.parent_id;
+    if (!next || !visited.Visit(*next, chain)) return false;
+    RP_ASSIGN_OR_RETURN(bool found, ancestors.Find(*next, &header));
+    if (!found) return false;
+    chain.Append(*next, ancestors.id_element());
+    NoteStores(header, chain.size() - 1, walks);
+    if (header.parent_id) {
+      next->assign(*header.parent_id);
+    } else {
+      next.reset();
+    }
     return true;
   };
 
   while (true) {
     bool searching = false;
-    for (auto& [channel, walk] : walks) {
+    for (ChannelWalk& walk : walks) {
       if (walk.state != ChannelWalk::State::kSearching) continue;
-      for (; walk.scan_from < chain.size(); ++walk.scan_from) {
-        if (Stores(chain[walk.scan_from], channel)) {
-          walk.state = ChannelWalk::State::kCandidate;
-          walk.position = walk.scan_from;
-          break;
-        }
+      while (walk.next_store < walk.stores.size() &&
+             walk.stores[walk.next_store].first < walk.scan_from) {
+        ++walk.next_store;
       }
-      searching |= walk.state == ChannelWalk::State::kSearching;
+      if (walk.next_store < walk.stores.size()) {
+        walk.state = ChannelWalk::State::kCandidate;
+        walk.position = walk.stores[walk.next_store].first;
+      } else {
+        walk.scan_from = chain.size();
+        searching = true;
+      }
     }
     if (searching) {
       RP_ASSIGN_OR_RETURN(bool extended, extend());
       if (extended) continue;
       // Root reached: the searching channels have no seed.
-      for (auto& [channel, walk] : walks) {
+      for (ChannelWalk& walk : walks) {
         if (walk.state == ChannelWalk::State::kSearching) {
           walk.state = ChannelWalk::State::kDone;
           walk.position = chain.size();  // all of the chain
@@ -185,11 +233,10 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
     // Verify the candidates with one MultiGet.
     std::vector<std::string> keys;
     std::vector<ChannelWalk*> pending;
-    for (auto& [channel, walk] : walks) {
+    for (ChannelWalk& walk : walks) {
       if (walk.state != ChannelWalk::State::kCandidate) continue;
-      const Link& link = chain[walk.position];
-      keys.push_back(layout::BlobKey(thread, ns, channel,
-                                     link.header.channel_versions.at(channel)));
+      keys.push_back(layout::BlobKey(thread, ns, walk.channel,
+                                     walk.stores[walk.next_store].second));
       pending.push_back(&walk);
     }
     if (pending.empty()) break;
@@ -224,53 +271,14 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
   // Stage 2: the chain's writes, oldest member first. A channel takes the
   // writes of chain[0..position] (its seed's own writes included).
   size_t longest = 0;
-  for (auto& [channel, walk] : walks) {
+  for (ChannelWalk& walk : walks) {
     walk.span = walk.seed ? walk.position + 1 : walk.position;
     longest = std::max(longest, walk.span);
-    result[channel].seed = std::move(walk.seed);
+    walk.history->seed = std::move(walk.seed);
   }
   auto pending_writes = Scan(
       writes, read, layout::NamespacePrefix(layout::kWriteTag, thread, ns));
-  // The iterator sits at the first key >= floor (none before it is
-  // skipped), so a member whose prefix is >= floor and <= the current key
-  // needs no seek: on a linear history the members' writes are adjacent and
-  // stage 2 is one forward pass.
-  // WritePrefix(thread, ns, id) = the scan's prefix + the id element.
-  std::string floor, prefix, upper;
-  keys::TupleWriter id_element;
-  bool positioned = false;
-  for (size_t member = longest; member-- > 0;) {
-    const std::string& id = chain[member].id;
-    id_element.Clear();
-    id_element.AddString(id);
-    prefix.assign(pending_writes->prefix).append(id_element.data());
-    upper.assign(prefix).push_back('\xff');  // TuplePrefixUpperBound
-    const bool in_place = positioned && floor <= prefix &&
-                          (!pending_writes->Valid() ||
-                           pending_writes->it->key().ToStringView() >= prefix);
-    if (!in_place) pending_writes->Seek(prefix);
-    positioned = true;
-    floor.assign(upper);
-    for (; pending_writes->Valid() &&
-           pending_writes->it->key().ToStringView() < upper;
-         pending_writes->it->Next()) {
-      const std::string_view key = pending_writes->it->key().ToStringView();
-      auto record =
-          serde::DecodeWriteRecord(pending_writes->it->value().ToStringView());
-      if (!record.ok()) {
-        return layout::CorruptionAt("write record", key, record.status());
-      }
-      const auto walk = walks.find(record->channel);
-      if (walk == walks.end()) continue;
-      if (member >= walk->second.span) continue;
-      RP_ASSIGN_OR_RETURN(auto parts,
-                          layout::ParseWriteKeyTask(key, prefix.size()));
-      result[record->channel].writes.push_back(PendingWrite{
-          std::move(parts.task_id), record->channel, std::move(record->value),
-          std::move(parts.task_path), parts.idx, id});
-    }
-    RP_RETURN_IF_ERROR(pending_writes->status("delta history"));
-  }
+  RP_RETURN_IF_ERROR(ReadChainWrites(*pending_writes, chain, longest, walks));
   return result;
 }
 
