@@ -182,10 +182,14 @@ Status TupleReader::ReadString(std::string* out) {
 }
 
 Status TupleReader::ReadEscaped(uint8_t code, std::string* out) {
-  const std::string expected = std::string("expected ") + CodeName(code);
-  if (done()) return CorruptionAt(pos_, expected + ", found end of input");
+  // Messages are built only on failure: this runs once per key element.
+  if (done()) {
+    return CorruptionAt(pos_, std::string("expected ") + CodeName(code) +
+                                  ", found end of input");
+  }
   if (PeekTypeCode() != code) {
-    return CorruptionAt(pos_, expected + ", found " + CodeName(PeekTypeCode()) +
+    return CorruptionAt(pos_, std::string("expected ") + CodeName(code) +
+                                  ", found " + CodeName(PeekTypeCode()) +
                                   " code 0x" + HexByte(PeekTypeCode()));
   }
   std::string value;
