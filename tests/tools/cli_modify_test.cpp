@@ -117,6 +117,18 @@ TEST_CASE("prune keeps the newest N per namespace; --delete removes all") {
   Json stats = ParseJson(RunOk({"stats", "--json", "--store", f.store}).out);
   CHECK(stats["checkpoints"] == 6);  // 2 of t1, 3 of t2, 1 of the odd thread
   CHECK(stats["hidden_checkpoints"] == 4);
+  // show and writes reach a hidden checkpoint by id and say it is hidden.
+  Json hidden = ParseJson(
+      RunOk({"show", "t1", "cp-03", "--json", "--store", f.store}).out);
+  CHECK(hidden["hidden"] == true);
+  CHECK(hidden["checkpoint_id"] == "cp-03");
+  Json visible =
+      ParseJson(RunOk({"show", "t1", "--json", "--store", f.store}).out);
+  CHECK(visible["checkpoint_id"] == "cp-05");
+  CHECK_FALSE(visible.contains("hidden"));
+  CHECK(ParseJson(
+            RunOk({"writes", "t1", "cp-03", "--json", "--store", f.store}).out)
+            .size() == 1);
 
   RunOk({"prune", "t2", "--delete", "--yes", "--store", f.store});
   Json threads = f.Threads();

@@ -42,6 +42,8 @@ Json TupleDocument(const CheckpointTuple& tuple, const Context& context) {
   doc["thread"] = TextToJson(tuple.config.thread_id.value_or(""));
   doc["ns"] = TextToJson(tuple.config.checkpoint_ns.value_or(""));
   doc["checkpoint_id"] = TextToJson(checkpoint.id);
+  // Only for a checkpoint kept for a delta history (prune, delete-runs).
+  if (tuple.hidden) doc["hidden"] = true;
   doc["parent_checkpoint_id"] =
       tuple.parent_config && tuple.parent_config->checkpoint_id
           ? TextToJson(*tuple.parent_config->checkpoint_id)

@@ -56,8 +56,17 @@ Result<CheckpointTuple> FindTuple(
     Checkpointer& store, const std::string& thread, const std::string& ns,
     const std::optional<std::string>& checkpoint_id) {
   const CheckpointConfig config{thread, ns, checkpoint_id};
-  RP_ASSIGN_OR_RETURN(std::optional<CheckpointTuple> tuple,
-                      store.GetTuple(config));
+  std::optional<CheckpointTuple> tuple;
+  if (checkpoint_id) {
+    ListOptions options;
+    options.config = config;
+    options.include_hidden = true;
+    RP_ASSIGN_OR_RETURN(std::unique_ptr<TupleCursor> cursor,
+                        store.List(options));
+    RP_ASSIGN_OR_RETURN(tuple, cursor->Next());
+  } else {
+    RP_ASSIGN_OR_RETURN(tuple, store.GetTuple(config));
+  }
   if (tuple) return std::move(*tuple);
   std::string where = "thread " + Printable(thread);
   if (!ns.empty()) where += " namespace " + Printable(ns);

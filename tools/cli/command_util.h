@@ -27,8 +27,9 @@ Result<Value> ParseFilter(const std::vector<std::string>& pairs);
 // Every thread of the store with its namespaces, paging ListThreads.
 Result<std::vector<ThreadInfo>> AllThreads(Checkpointer& store);
 
-// The tuple of (thread, ns, checkpoint_id), the latest of (thread, ns)
-// without an id; NotFound naming what is missing.
+// The tuple of (thread, ns, checkpoint_id), hidden or not, or the latest
+// visible one of (thread, ns) without an id; NotFound naming what is
+// missing.
 Result<CheckpointTuple> FindTuple(
     Checkpointer& store, const std::string& thread, const std::string& ns,
     const std::optional<std::string>& checkpoint_id);
