@@ -27,11 +27,9 @@ ChannelSpec ChannelSpec::Reducer(BinaryReducer reducer,
 ChannelSpec ChannelSpec::Delta(BinaryReducer reducer,
                                int64_t snapshot_frequency,
                                std::optional<Value> initial) {
-  ChannelSpec spec;
-  spec.kind = ChannelKind::kDelta;
-  spec.reducer = std::move(reducer);
+  ChannelSpec spec = Delta(std::move(reducer), SnapshotPolicy::Frequency(),
+                           std::move(initial));
   spec.snapshot_frequency = snapshot_frequency;
-  spec.initial = std::move(initial);
   return spec;
 }
 

@@ -193,17 +193,7 @@ TEST_CASE("rocksdb delta walk: parent ids that grow, and parent cycles") {
 TEST_CASE("rocksdb delta walk: a corrupt ancestor is Corruption naming it") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  for (int n = 1; n <= 4; ++n) {
-    DoPut(*store,
-          {.thread = "t",
-           .id = CpId(n),
-           .parent = n > 1 ? std::optional(CpId(n - 1)) : std::nullopt,
-           .values = n == 1
-                         ? std::map<std::string, TypedValue>{{"m", Val("seed")}}
-                         : std::map<std::string, TypedValue>{},
-           .versions = {{"m", int64_t{n}}}});
-    DoWrites(*store, "t", CpId(n), {W("m", std::to_string(n))}, "k");
-  }
+  PutSeededChain(*store, 4, "");
   Impl* impl = store->impl();
   const auto corrupt = [&](rocksdb::ColumnFamilyHandle* family,
                            const keys::Tuple& key, const std::string& value) {

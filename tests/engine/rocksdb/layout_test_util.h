@@ -37,6 +37,27 @@ inline std::unique_ptr<RocksDbCheckpointer> OpenAt(const std::string& path,
   return Unwrap(RocksDbCheckpointer::Open(options));
 }
 
+// A chain cp0001..cp(n) in thread "t" over delta channel "m": the value
+// "seed" stored at 1, then only version bumps; each checkpoint gets one
+// write "<write_prefix><n>" of task "k", and `metadata`.
+inline void PutSeededChain(Checkpointer& store, int n,
+                           const std::string& write_prefix,
+                           const Value& metadata = Value::MakeMap()) {
+  for (int i = 1; i <= n; ++i) {
+    DoPut(store,
+          {.thread = "t",
+           .id = CpId(i),
+           .parent = i > 1 ? std::optional(CpId(i - 1)) : std::nullopt,
+           .values = i == 1
+                         ? std::map<std::string, TypedValue>{{"m", Val("seed")}}
+                         : std::map<std::string, TypedValue>{},
+           .versions = {{"m", int64_t{i}}},
+           .metadata = metadata});
+    DoWrites(store, "t", CpId(i), {W("m", write_prefix + std::to_string(i))},
+             "k");
+  }
+}
+
 inline keys::Tuple T(std::initializer_list<keys::Element> elements) {
   return keys::Tuple(elements);
 }

@@ -158,19 +158,7 @@ TEST_CASE("rocksdb layout: values are stored once per version") {
 TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  // m is a delta channel: stored at 1, then only version bumps.
-  for (int n = 1; n <= 3; ++n) {
-    DoPut(*store,
-          {.thread = "t",
-           .id = CpId(n),
-           .parent = n > 1 ? std::optional(CpId(n - 1)) : std::nullopt,
-           .values = n == 1
-                         ? std::map<std::string, TypedValue>{{"m", Val("seed")}}
-                         : std::map<std::string, TypedValue>{},
-           .versions = {{"m", int64_t{n}}},
-           .metadata = Meta({{"run_id", Value("r")}})});
-    DoWrites(*store, "t", CpId(n), {W("m", "w" + std::to_string(n))}, "k");
-  }
+  PutSeededChain(*store, 3, "w", Meta({{"run_id", Value("r")}}));
   RP_REQUIRE_OK(store->Prune({"t"}, PruneStrategy::kKeepLatest));
   CHECK(KeysOf(*store, store->impl()->index) ==
         Encoded({T({S("hd"), S("t"), S(""), CpId(1)}),
@@ -191,18 +179,7 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   // hide_checkpoint leaves the keys a prune leaves, in one batch.
   TempDir other;
   auto rebuilt = OpenAt(other.Sub("store"));
-  for (int n = 1; n <= 3; ++n) {
-    DoPut(*rebuilt,
-          {.thread = "t",
-           .id = CpId(n),
-           .parent = n > 1 ? std::optional(CpId(n - 1)) : std::nullopt,
-           .values = n == 1
-                         ? std::map<std::string, TypedValue>{{"m", Val("seed")}}
-                         : std::map<std::string, TypedValue>{},
-           .versions = {{"m", int64_t{n}}},
-           .metadata = Meta({{"run_id", Value("r")}})});
-    DoWrites(*rebuilt, "t", CpId(n), {W("m", "w" + std::to_string(n))}, "k");
-  }
+  PutSeededChain(*rebuilt, 3, "w", Meta({{"run_id", Value("r")}}));
   rocksdb::DB* db = rebuilt->impl()->db.get();
   rocksdb::SequenceNumber before = db->GetLatestSequenceNumber();
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
@@ -226,17 +203,7 @@ TEST_CASE("rocksdb layout: the delta walk makes no point reads") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
   constexpr int kLength = 60;
-  for (int n = 1; n <= kLength; ++n) {
-    DoPut(*store,
-          {.thread = "t",
-           .id = CpId(n),
-           .parent = n > 1 ? std::optional(CpId(n - 1)) : std::nullopt,
-           .values = n == 1
-                         ? std::map<std::string, TypedValue>{{"m", Val("seed")}}
-                         : std::map<std::string, TypedValue>{},
-           .versions = {{"m", int64_t{n}}}});
-    DoWrites(*store, "t", CpId(n), {W("m", std::to_string(n))}, "k");
-  }
+  PutSeededChain(*store, kLength, "");
   rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
   rocksdb::get_perf_context()->Reset();
   DeltaChannelHistory history =
