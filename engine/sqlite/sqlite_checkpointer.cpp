@@ -16,7 +16,8 @@ Result<std::unique_ptr<SqliteCheckpointer>> SqliteCheckpointer::Open(
   }
   RP_ASSIGN_OR_RETURN(
       std::unique_ptr<sqlite_internal::Database> db,
-      sqlite_internal::Database::Open(options.path, options.create_if_missing));
+      sqlite_internal::Database::Open(options.path, options.create_if_missing,
+                                      options.read_only));
   auto impl = std::make_unique<Impl>(options, std::move(db));
   RP_RETURN_IF_ERROR(impl->Initialize());
   return std::unique_ptr<SqliteCheckpointer>(
@@ -32,6 +33,7 @@ Result<CheckpointConfig> SqliteCheckpointer::Put(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
   std::lock_guard<std::mutex> lock(impl_->mu());
+  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->Put(config, checkpoint, metadata, new_versions);
 }
 
@@ -40,6 +42,7 @@ Status SqliteCheckpointer::PutWrites(const CheckpointConfig& config,
                                      std::string_view task_id,
                                      std::string_view task_path) {
   std::lock_guard<std::mutex> lock(impl_->mu());
+  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->PutWrites(config, writes, task_id, task_path);
 }
 
@@ -58,29 +61,34 @@ Result<std::unique_ptr<TupleCursor>> SqliteCheckpointer::List(
 
 Status SqliteCheckpointer::DeleteThread(std::string_view thread_id) {
   std::lock_guard<std::mutex> lock(impl_->mu());
+  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->DeleteThread(thread_id);
 }
 
 Status SqliteCheckpointer::DeleteForRuns(
     const std::vector<std::string>& run_ids) {
   std::lock_guard<std::mutex> lock(impl_->mu());
+  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->DeleteForRuns(run_ids);
 }
 
 Status SqliteCheckpointer::CopyThread(std::string_view source,
                                       std::string_view target) {
   std::lock_guard<std::mutex> lock(impl_->mu());
+  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->CopyThread(source, target);
 }
 
 Status SqliteCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
   std::lock_guard<std::mutex> lock(impl_->mu());
+  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->HideCheckpoint(config);
 }
 
 Status SqliteCheckpointer::Prune(const std::vector<std::string>& thread_ids,
                                  PruneStrategy strategy, size_t keep_last) {
   std::lock_guard<std::mutex> lock(impl_->mu());
+  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->Prune(thread_ids, strategy, keep_last);
 }
 

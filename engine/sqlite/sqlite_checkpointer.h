@@ -18,6 +18,11 @@ struct SqliteOptions {
   std::string path;
   // Create the file if it does not exist. Default: true.
   bool create_if_missing = true;
+  // Open for reading only (SQLITE_OPEN_READONLY): every write call returns
+  // InvalidArgument "store opened read-only", and the file must already
+  // hold a rockpoint schema. Other connections may keep writing; reads see
+  // their committed changes. Default: false.
+  bool read_only = false;
   // PRAGMA synchronous=FULL (true) or NORMAL (false) under WAL. Default: true.
   bool sync_writes = true;
   // Input limits. Default: CheckpointerLimits{}.

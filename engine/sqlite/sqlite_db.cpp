@@ -205,9 +205,15 @@ Result<serde::ChannelVersion> Statement::ColumnVersion(int column) const {
 // ----------------------------------------------------------------- Database
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
-                                                 bool create_if_missing) {
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-  if (create_if_missing) flags |= SQLITE_OPEN_CREATE;
+                                                 bool create_if_missing,
+                                                 bool read_only) {
+  int flags = SQLITE_OPEN_NOMUTEX;
+  if (read_only) {
+    flags |= SQLITE_OPEN_READONLY;
+  } else {
+    flags |= SQLITE_OPEN_READWRITE;
+    if (create_if_missing) flags |= SQLITE_OPEN_CREATE;
+  }
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {

@@ -91,9 +91,10 @@ class Statement {
 class Database {
  public:
   // Opens `path` (":memory:" for an in-memory database) read-write,
-  // creating it when `create_if_missing`.
+  // creating it when `create_if_missing`, or read-only.
   static Result<std::unique_ptr<Database>> Open(const std::string& path,
-                                                bool create_if_missing);
+                                                bool create_if_missing,
+                                                bool read_only = false);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;

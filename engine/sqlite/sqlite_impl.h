@@ -66,6 +66,8 @@ class SqliteCheckpointer::Impl {
 
   std::mutex& mu() { return mu_; }
   const CheckpointerLimits& limits() const { return options_.limits; }
+  // InvalidArgument "store opened read-only: <path>" when read_only.
+  Status CheckWritable() const;
   sqlite_internal::Database* db() { return db_.get(); }
 
   // The operations of Checkpointer. REQUIRES: mu() held.

@@ -86,8 +86,34 @@ CREATE TABLE IF NOT EXISTS checkpoint_writes (
 
 }  // namespace
 
+Status SqliteCheckpointer::Impl::CheckWritable() const {
+  if (options_.read_only) {
+    return Status::InvalidArgument(
+        "store opened read-only: " +
+        sqlite_internal::PrintableBytes(options_.path));
+  }
+  return Status::OK();
+}
+
 Status SqliteCheckpointer::Impl::Initialize() {
   sqlite3_busy_timeout(db_->handle(), kBusyTimeoutMs);
+  if (options_.read_only) {
+    // No pragma that writes; the schema must be there already.
+    RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(db_.get()));
+    RP_ASSIGN_OR_RETURN(int64_t version, db_->QueryInt("PRAGMA user_version"));
+    if (version > kSqliteSchemaVersion) {
+      return Status::InvalidArgument(
+          "sqlite database " + sqlite_internal::PrintableBytes(options_.path) +
+          " has schema version " + std::to_string(version) +
+          ", newer than the supported " + std::to_string(kSqliteSchemaVersion));
+    }
+    if (version < kSqliteSchemaVersion) {
+      return Status::InvalidArgument(
+          "sqlite database " + sqlite_internal::PrintableBytes(options_.path) +
+          " has no rockpoint schema (opened read-only, so it is not created)");
+    }
+    return Status::OK();
+  }
   // WAL for file databases (":memory:" keeps its own journal mode).
   RP_RETURN_IF_ERROR(db_->Exec("PRAGMA journal_mode=WAL"));
   RP_RETURN_IF_ERROR(db_->Exec(options_.sync_writes

@@ -134,6 +134,7 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
       }
       SqliteOptions options;
       options.path = path;
+      options.read_only = access == Access::kRead;
       options.create_if_missing = access == Access::kCreate;
       RP_ASSIGN_OR_RETURN(std::unique_ptr<SqliteCheckpointer> sqlite,
                           SqliteCheckpointer::Open(options));
