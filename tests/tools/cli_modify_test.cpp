@@ -117,6 +117,17 @@ TEST_CASE("prune keeps the newest N per namespace; --delete removes all") {
   Json stats = ParseJson(RunOk({"stats", "--json", "--store", f.store}).out);
   CHECK(stats["checkpoints"] == 6);  // 2 of t1, 3 of t2, 1 of the odd thread
   CHECK(stats["hidden_checkpoints"] == 4);
+  Json all = ParseJson(RunOk({"history", "t1", "--ns", "", "--include-hidden",
+                              "--json", "--store", f.store})
+                           .out);
+  REQUIRE(all.size() == 5);
+  CHECK(all[0]["checkpoint_id"] == "cp-05");
+  CHECK(all[0]["hidden"] == false);
+  for (size_t i = 1; i < all.size(); ++i) CHECK(all[i]["hidden"] == true);
+  CHECK_FALSE(history[0].contains("hidden"));
+  const std::string table =
+      RunOk({"history", "t1", "--include-hidden", "--store", f.store}).out;
+  CHECK(table.find("HIDDEN") != std::string::npos);
   // show and writes reach a hidden checkpoint by id and say it is hidden.
   Json hidden = ParseJson(
       RunOk({"show", "t1", "cp-03", "--json", "--store", f.store}).out);

@@ -1,5 +1,6 @@
 // `history THREAD`: the thread's checkpoints, newest first, with their
-// parent, step, source, counts of values and pending writes.
+// parent, step, source, counts of values and pending writes; with
+// --include-hidden also the ones kept hidden for delta histories, marked.
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 
@@ -25,6 +26,9 @@ class HistoryCommand final : public Command {
     app.add_option("--filter", filters_,
                    "Metadata key=value (repeatable; value read as JSON when "
                    "it parses, e.g. step=3)");
+    app.add_flag("--include-hidden", include_hidden_,
+                 "Also list checkpoints kept hidden for a delta history "
+                 "(after prune or delete-runs), with a HIDDEN column");
   }
 
   Result<int> Run(Context& context) override {
@@ -38,6 +42,7 @@ class HistoryCommand final : public Command {
       options.before = CheckpointConfig{thread_, std::nullopt, *before_};
     }
     options.limit = limit_;
+    options.include_hidden = include_hidden_;
     RP_ASSIGN_OR_RETURN(std::unique_ptr<TupleCursor> cursor,
                         context.store->checkpointer().List(options));
     Output output = Output::Rows({{"checkpoint_id", "CHECKPOINT"},
@@ -48,6 +53,7 @@ class HistoryCommand final : public Command {
                                   {"ts", "TS"},
                                   {"values", "VALUES"},
                                   {"writes", "WRITES"}});
+    if (include_hidden_) output.columns.push_back({"hidden", "HIDDEN"});
     while (true) {
       RP_ASSIGN_OR_RETURN(std::optional<CheckpointTuple> tuple, cursor->Next());
       if (!tuple) break;
@@ -63,6 +69,7 @@ class HistoryCommand final : public Command {
       row["ts"] = TextToJson(tuple->checkpoint.ts);
       row["values"] = tuple->checkpoint.channel_values.size();
       row["writes"] = tuple->pending_writes.size();
+      if (include_hidden_) row["hidden"] = tuple->hidden;
       if (!context.table()) row["metadata"] = ValueToJson(tuple->metadata);
       output.rows.push_back(std::move(row));
     }
@@ -81,6 +88,7 @@ class HistoryCommand final : public Command {
   std::optional<size_t> limit_;
   std::optional<std::string> before_;
   std::vector<std::string> filters_;
+  bool include_hidden_ = false;
 };
 
 }  // namespace
