@@ -7,6 +7,7 @@
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
 #include "keys/tuple.h"
+#include "serde/checkpoint_record_view.h"
 
 namespace rockpoint {
 
@@ -126,7 +127,7 @@ std::unique_ptr<PrefixScan> RocksDbCheckpointer::Impl::Scan(
 
 Result<serde::CheckpointRecord> RocksDbCheckpointer::Impl::DecodeRecordAt(
     std::string_view key, std::string_view value) {
-  auto record = serde::DecodeCheckpointRecord(value);
+  auto record = serde::DecodeCheckpointRecordDirect(value);
   if (!record.ok()) {
     return rocksdb_layout::CorruptionAt("checkpoint record", key,
                                         record.status());

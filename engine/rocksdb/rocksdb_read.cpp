@@ -2,13 +2,34 @@
 // point read), the blob MultiGet that resolves its channel_versions, and the
 // prefix scan of its writes.
 #include "engine/rocksdb/key_layout.h"
+#include "engine/rocksdb/read_keys.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/validation.h"
 #include "keys/tuple.h"
+#include "serde/checkpoint_record_view.h"
+#include "serde/record_views.h"
 
 namespace rockpoint {
 
 namespace layout = rocksdb_layout;
+
+namespace {
+
+// The checkpoint id of the checkpoint key `key` found in a scan of `prefix`
+// (the encoded ("cp", thread, ns)): ParseCheckpointKey's id, or its error,
+// without decoding the prefix again.
+Result<std::string> CheckpointIdOf(std::string_view key,
+                                   std::string_view prefix) {
+  if (key.substr(0, prefix.size()) == prefix) {
+    keys::TupleReader reader(key.substr(prefix.size()));
+    std::string id;
+    if (reader.ReadString(&id).ok() && reader.done()) return id;
+  }
+  RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
+  return std::move(parts.checkpoint_id);
+}
+
+}  // namespace
 
 Result<std::optional<serde::CheckpointRecord>>
 RocksDbCheckpointer::Impl::ReadRecord(const rocksdb::ReadOptions& read,
@@ -42,20 +63,22 @@ Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
     const rocksdb::ReadOptions& read, std::string_view thread,
     std::string_view ns, std::string_view checkpoint_id) {
   std::vector<PendingWrite> result;
+  serde::WriteRecordView record;
   auto scan =
       Scan(writes, read, layout::WritePrefix(thread, ns, checkpoint_id));
   for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
     const std::string_view key = scan->it->key().ToStringView();
     RP_ASSIGN_OR_RETURN(auto parts,
                         layout::ParseWriteKeyTask(key, scan->prefix.size()));
-    auto record = serde::DecodeWriteRecord(scan->it->value().ToStringView());
-    if (!record.ok()) {
-      return layout::CorruptionAt("write record", key, record.status());
+    Status decoded =
+        serde::DecodeWriteRecordView(scan->it->value().ToStringView(), &record);
+    if (!decoded.ok()) {
+      return layout::CorruptionAt("write record", key, decoded);
     }
-    result.push_back(
-        PendingWrite{std::move(parts.task_id), std::move(record->channel),
-                     std::move(record->value), std::move(parts.task_path),
-                     parts.idx, std::string(checkpoint_id)});
+    result.push_back(PendingWrite{
+        std::move(parts.task_id), std::string(record.channel),
+        TypedValue{std::string(record.type), std::string(record.bytes)},
+        std::move(parts.task_path), parts.idx, std::string(checkpoint_id)});
   }
   RP_RETURN_IF_ERROR(scan->status("scan writes"));
   return result;
@@ -86,36 +109,38 @@ Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
   // Values: one MultiGet for the checkpoint's own (channel, version) pairs.
   const size_t count = checkpoint.channel_versions.size();
   if (count > 0) {
-    std::vector<std::string> keys;
-    keys.reserve(count);
+    layout::BlobKeyBatch blob_keys(thread, ns, count);
     for (const auto& [channel, version] : checkpoint.channel_versions) {
-      keys.push_back(layout::BlobKey(thread, ns, channel, version));
+      blob_keys.Add(channel, version);
     }
     std::vector<rocksdb::PinnableSlice> values(count);
     std::vector<rocksdb::Status> statuses(count);
+    std::vector<rocksdb::Slice> slices = blob_keys.slices();
     if (count == 1) {
       // A point read costs less than a MultiGet of one key.
-      statuses[0] = db->Get(read, blobs, keys[0], &values[0]);
+      statuses[0] = db->Get(read, blobs, slices[0], &values[0]);
     } else {
       // channel_versions is ordered by channel, so are its blob keys.
-      std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
       db->MultiGet(read, blobs, count, slices.data(), values.data(),
                    statuses.data(), /*sorted_input=*/true);
     }
-    size_t i = 0;
+    serde::BlobRecordView blob;
+    size_t at = 0;
     for (const auto& [channel, version] : checkpoint.channel_versions) {
-      const size_t at = i++;
-      if (statuses[at].IsNotFound()) continue;
-      if (!statuses[at].ok()) {
-        return ToStatus(statuses[at], "read " + keys::Describe(keys[at]));
+      const std::string_view key = blob_keys.key(at);
+      const rocksdb::Status& status = statuses[at];
+      const std::string_view value = values[at].ToStringView();
+      ++at;
+      if (status.IsNotFound()) continue;
+      if (!status.ok()) return ToStatus(status, "read " + keys::Describe(key));
+      Status decoded = serde::DecodeBlobRecordView(value, &blob);
+      if (!decoded.ok()) {
+        return layout::CorruptionAt("blob record", key, decoded);
       }
-      auto blob = serde::DecodeBlobRecord(values[at].ToStringView());
-      if (!blob.ok()) {
-        return layout::CorruptionAt("blob record", keys[at], blob.status());
-      }
-      if (!blob->empty) {
-        checkpoint.channel_values.emplace_hint(checkpoint.channel_values.end(),
-                                               channel, std::move(blob->value));
+      if (!blob.empty) {
+        checkpoint.channel_values.emplace_hint(
+            checkpoint.channel_values.end(), channel,
+            TypedValue{std::string(blob.type), std::string(blob.bytes)});
       }
     }
   }
@@ -152,10 +177,11 @@ Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::Impl::GetTuple(
     RP_ASSIGN_OR_RETURN(auto record,
                         DecodeRecordAt(key, scan->it->value().ToStringView()));
     if (record.header.hidden) continue;
-    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
-    RP_ASSIGN_OR_RETURN(auto tuple,
-                        AssembleTuple(read, thread, ns, parts.checkpoint_id,
-                                      std::move(record)));
+    RP_ASSIGN_OR_RETURN(const std::string checkpoint_id,
+                        CheckpointIdOf(key, scan->prefix));
+    RP_ASSIGN_OR_RETURN(
+        auto tuple,
+        AssembleTuple(read, thread, ns, checkpoint_id, std::move(record)));
     return std::optional<CheckpointTuple>(std::move(tuple));
   }
   RP_RETURN_IF_ERROR(scan->status("get_tuple"));

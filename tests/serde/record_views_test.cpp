@@ -16,6 +16,8 @@ namespace rockpoint::serde {
 namespace {
 
 using namespace std::string_literals;
+using testing::ForEachMangled;
+using testing::ForEachRandomRecordBytes;
 using testing::Hex;
 using testing::RandomRecords;
 
@@ -196,31 +198,13 @@ TEST_CASE("malformed records: the reference decoder's error, word for word") {
 TEST_CASE("truncations, bit flips and random bytes: both decoders agree") {
   RandomRecords random(47);
   auto& values = random.values();
+  const auto agree = [](std::string_view bytes) { AllAgree(bytes); };
   for (int i = 0; i < 150; ++i) {
-    const std::string checkpoint = EncodeCheckpointRecord(random.Checkpoint());
-    const std::string write = EncodeWriteRecord(random.Write());
-    for (const std::string& encoded : {checkpoint, write}) {
-      const size_t step = encoded.size() / 300 + 1;
-      for (size_t n = 0; n < encoded.size(); n += step) {
-        AllAgree(std::string_view(encoded).substr(0, n));
-      }
-      for (int flip = 0; flip < 8; ++flip) {
-        std::string mutated = encoded;
-        const size_t bit = values.Uniform(mutated.size() * 8);
-        mutated[bit / 8] =
-            static_cast<char>(mutated[bit / 8] ^ (1 << (bit % 8)));
-        AllAgree(mutated);
-      }
-    }
+    ForEachMangled({EncodeCheckpointRecord(random.Checkpoint()),
+                    EncodeWriteRecord(random.Write())},
+                   values, agree);
   }
-  for (int i = 0; i < 5000; ++i) {
-    std::string bytes(1, static_cast<char>(kRecordFormatVersion));
-    if (values.OneIn(2)) bytes.push_back(static_cast<char>(values.Uniform(40)));
-    for (size_t n = values.Uniform(40); n > 0; --n) {
-      bytes.push_back(static_cast<char>(values.Uniform(256)));
-    }
-    AllAgree(bytes);
-  }
+  ForEachRandomRecordBytes(values, agree);
 }
 
 }  // namespace

@@ -70,6 +70,7 @@ TEST_CASE("rocksdb layout: read-only mode reads and refuses every write") {
   refused(reader->DeleteThread("t"));
   refused(reader->DeleteForRuns({"r"}));
   refused(reader->CopyThread("t", "u"));
+  refused(reader->HideCheckpoint(Cfg("t", CpId(1))));
   refused(reader->Prune({"t"}, PruneStrategy::kDelete));
   refused(reader->Compact());
   reader.reset();
