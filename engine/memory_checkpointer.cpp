@@ -288,14 +288,7 @@ Status MemoryCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
 
 Status MemoryCheckpointer::Prune(const std::vector<std::string>& thread_ids,
                                  PruneStrategy strategy, size_t keep_last) {
-  if (strategy != PruneStrategy::kKeepLatest &&
-      strategy != PruneStrategy::kDelete) {
-    return Status::InvalidArgument("strategy is not keep_latest or delete");
-  }
-  if (strategy == PruneStrategy::kKeepLatest && keep_last == 0) {
-    return Status::InvalidArgument(
-        "keep_last must be >= 1 for the keep_latest strategy, got 0");
-  }
+  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
   std::lock_guard<std::mutex> lock(mu_);
   for (const std::string& thread_id : thread_ids) {
     auto thread = state_->threads.find(thread_id);

@@ -227,6 +227,18 @@ Status ValidateListOptions(const ListOptions& options) {
   return Status::OK();
 }
 
+Status ValidatePrune(PruneStrategy strategy, size_t keep_last) {
+  if (strategy != PruneStrategy::kKeepLatest &&
+      strategy != PruneStrategy::kDelete) {
+    return Status::InvalidArgument("strategy is not keep_latest or delete");
+  }
+  if (strategy == PruneStrategy::kKeepLatest && keep_last == 0) {
+    return Status::InvalidArgument(
+        "keep_last must be >= 1 for the keep_latest strategy, got 0");
+  }
+  return Status::OK();
+}
+
 Status ValidateHideCheckpoint(const CheckpointConfig& config,
                               const CheckpointerLimits& limits) {
   if (!config.thread_id) {

@@ -33,6 +33,9 @@ Status ValidatePutWrites(const CheckpointConfig& config,
 // checkpoint_id; include_hidden only with a thread_id.
 Status ValidateListOptions(const ListOptions& options);
 
+// Checks a prune: a known strategy, keep_last >= 1 for kKeepLatest.
+Status ValidatePrune(PruneStrategy strategy, size_t keep_last);
+
 // Checks a hide_checkpoint: thread_id and checkpoint_id present, ids within
 // limits.
 Status ValidateHideCheckpoint(const CheckpointConfig& config,

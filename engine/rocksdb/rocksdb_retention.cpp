@@ -7,6 +7,7 @@
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/retention_family.h"
 #include "engine/rocksdb/rocksdb_impl.h"
+#include "engine/validation.h"
 #include "keys/tuple.h"
 
 namespace rockpoint {
@@ -17,14 +18,7 @@ Status RocksDbCheckpointer::Impl::Prune(
     const std::vector<std::string>& thread_ids, PruneStrategy strategy,
     size_t keep_last) {
   RP_RETURN_IF_ERROR(CheckWritable());
-  if (strategy != PruneStrategy::kKeepLatest &&
-      strategy != PruneStrategy::kDelete) {
-    return Status::InvalidArgument("strategy is not keep_latest or delete");
-  }
-  if (strategy == PruneStrategy::kKeepLatest && keep_last == 0) {
-    return Status::InvalidArgument(
-        "keep_last must be >= 1 for the keep_latest strategy, got 0");
-  }
+  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
   const std::set<std::string_view> threads(thread_ids.begin(),
                                            thread_ids.end());
   auto guard =

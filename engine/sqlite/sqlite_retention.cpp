@@ -111,10 +111,8 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
     }
     if (keep && (survives || node.hidden)) continue;  // unchanged.
     if (keep) {
-      RP_ASSIGN_OR_RETURN(
-          Statement hide,
-          db()->Prepare("UPDATE checkpoints SET hidden = 1 WHERE thread_id = "
-                        "?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3"));
+      RP_ASSIGN_OR_RETURN(Statement hide,
+                          db()->Prepare(sqlite_queries::kHideCheckpoint));
       hide.BindBytes(1, thread_id);
       hide.BindBytes(2, checkpoint_ns);
       hide.BindBytes(3, id);
@@ -230,13 +228,7 @@ Status SqliteCheckpointer::Impl::HideCheckpoint(
 Status SqliteCheckpointer::Impl::Prune(
     const std::vector<std::string>& thread_ids, PruneStrategy strategy,
     size_t keep_last) {
-  if (strategy != PruneStrategy::kKeepLatest &&
-      strategy != PruneStrategy::kDelete) {
-    return Status::InvalidArgument("strategy is not a known PruneStrategy");
-  }
-  if (strategy == PruneStrategy::kKeepLatest && keep_last == 0) {
-    return Status::InvalidArgument("keep_last must be at least 1");
-  }
+  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
   if (thread_ids.empty()) return Status::OK();
   if (strategy == PruneStrategy::kDelete) {
     // Nothing survives, so nothing needs delta safety.

@@ -97,39 +97,34 @@ Status SqliteCheckpointer::Impl::CheckWritable() const {
 
 Status SqliteCheckpointer::Impl::Initialize() {
   sqlite3_busy_timeout(db_->handle(), kBusyTimeoutMs);
-  if (options_.read_only) {
-    // No pragma that writes; the schema must be there already.
-    RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(db_.get()));
-    RP_ASSIGN_OR_RETURN(int64_t version, db_->QueryInt("PRAGMA user_version"));
-    if (version > kSqliteSchemaVersion) {
-      return Status::InvalidArgument(
-          "sqlite database " + sqlite_internal::PrintableBytes(options_.path) +
-          " has schema version " + std::to_string(version) +
-          ", newer than the supported " + std::to_string(kSqliteSchemaVersion));
-    }
-    if (version < kSqliteSchemaVersion) {
-      return Status::InvalidArgument(
-          "sqlite database " + sqlite_internal::PrintableBytes(options_.path) +
-          " has no rockpoint schema (opened read-only, so it is not created)");
-    }
-    return Status::OK();
+  const bool read_only = options_.read_only;
+  if (!read_only) {
+    // WAL for file databases (":memory:" keeps its own journal mode).
+    RP_RETURN_IF_ERROR(db_->Exec("PRAGMA journal_mode=WAL"));
+    RP_RETURN_IF_ERROR(db_->Exec(options_.sync_writes
+                                     ? "PRAGMA synchronous=FULL"
+                                     : "PRAGMA synchronous=NORMAL"));
   }
-  // WAL for file databases (":memory:" keeps its own journal mode).
-  RP_RETURN_IF_ERROR(db_->Exec("PRAGMA journal_mode=WAL"));
-  RP_RETURN_IF_ERROR(db_->Exec(options_.sync_writes
-                                   ? "PRAGMA synchronous=FULL"
-                                   : "PRAGMA synchronous=NORMAL"));
-  // Reading and creating under one write lock, so that two processes
-  // opening a new file at once do not both create the schema.
-  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db_.get()));
+  // Read-write: reading and creating under one write lock, so that two
+  // processes opening a new file at once do not both create the schema.
+  // Read-only: no pragma that writes; the schema must be there already.
+  RP_ASSIGN_OR_RETURN(Transaction txn,
+                      read_only ? Transaction::BeginRead(db_.get())
+                                : Transaction::BeginWrite(db_.get()));
   RP_ASSIGN_OR_RETURN(int64_t version, db_->QueryInt("PRAGMA user_version"));
+  const std::string name =
+      "sqlite database " + sqlite_internal::PrintableBytes(options_.path);
   if (version > kSqliteSchemaVersion) {
     return Status::InvalidArgument(
-        "sqlite database " + sqlite_internal::PrintableBytes(options_.path) +
-        " has schema version " + std::to_string(version) +
+        name + " has schema version " + std::to_string(version) +
         ", newer than the supported " + std::to_string(kSqliteSchemaVersion));
   }
   if (version < kSqliteSchemaVersion) {
+    if (read_only) {
+      return Status::InvalidArgument(
+          name +
+          " has no rockpoint schema (opened read-only, so it is not created)");
+    }
     RP_RETURN_IF_ERROR(db_->Exec(kCreateSchema));
     RP_RETURN_IF_ERROR(db_->Exec("PRAGMA user_version=" +
                                  std::to_string(kSqliteSchemaVersion)));
