@@ -11,6 +11,7 @@
 #include "serde/msgpack_codec.h"
 #include "serde/random_records.h"
 #include "serde/records.h"
+#include "serde/view_agreement.h"
 
 namespace rockpoint::serde {
 namespace {
@@ -20,6 +21,7 @@ using testing::ForEachMangled;
 using testing::ForEachRandomRecordBytes;
 using testing::Hex;
 using testing::RandomRecords;
+using testing::ViewAgrees;
 
 // Records compare by their canonical encoding, which also covers NaN.
 void CheckpointsAgree(std::string_view bytes) {
@@ -41,20 +43,8 @@ void CheckpointsAgree(std::string_view bytes) {
 }
 
 void BlobsAgree(std::string_view bytes) {
-  const Result<BlobRecord> reference = DecodeBlobRecord(bytes);
-  BlobRecordView view;
-  const Status status = DecodeBlobRecordView(bytes, &view);
-  REQUIRE(status.ok() == reference.ok());
-  if (reference.ok()) {
-    CHECK(view.ToOwned() == *reference);
-  } else {
-    CHECK(status.ToString() == reference.status().ToString());
-  }
-  BlobRecordView alone;
-  if (internal::DirectDecodeBlobRecord(bytes, &alone)) {
-    REQUIRE(reference.ok());
-    CHECK(alone.ToOwned() == *reference);
-  }
+  ViewAgrees<BlobRecordView>(bytes, DecodeBlobRecord, DecodeBlobRecordView,
+                             internal::DirectDecodeBlobRecord);
 }
 
 void AllAgree(std::string_view bytes) {

@@ -11,6 +11,7 @@
 #include "serde/hex.h"
 #include "serde/random_records.h"
 #include "serde/records.h"
+#include "serde/view_agreement.h"
 
 namespace rockpoint::serde {
 namespace {
@@ -20,42 +21,17 @@ using testing::ForEachMangled;
 using testing::ForEachRandomRecordBytes;
 using testing::Hex;
 using testing::RandomRecords;
+using testing::ViewAgrees;
 
-// Decodes `bytes` as a checkpoint header with both decoders and checks that
-// they agree: same success, same header or the same error message.
 void HeadersAgree(std::string_view bytes) {
-  const Result<CheckpointHeader> reference = DecodeCheckpointHeader(bytes);
-  CheckpointHeaderView view;
-  const Status status = DecodeCheckpointHeaderView(bytes, &view);
-  REQUIRE(status.ok() == reference.ok());
-  if (reference.ok()) {
-    CHECK(view.ToOwned() == *reference);
-  } else {
-    CHECK(status.ToString() == reference.status().ToString());
-  }
-  // The direct reader alone takes only what the reference accepts.
-  CheckpointHeaderView direct;
-  if (internal::DirectDecodeCheckpointHeader(bytes, &direct)) {
-    REQUIRE(reference.ok());
-    CHECK(direct.ToOwned() == *reference);
-  }
+  ViewAgrees<CheckpointHeaderView>(bytes, DecodeCheckpointHeader,
+                                   DecodeCheckpointHeaderView,
+                                   internal::DirectDecodeCheckpointHeader);
 }
 
 void WritesAgree(std::string_view bytes) {
-  const Result<WriteRecord> reference = DecodeWriteRecord(bytes);
-  WriteRecordView view;
-  const Status status = DecodeWriteRecordView(bytes, &view);
-  REQUIRE(status.ok() == reference.ok());
-  if (reference.ok()) {
-    CHECK(view.ToOwned() == *reference);
-  } else {
-    CHECK(status.ToString() == reference.status().ToString());
-  }
-  WriteRecordView direct;
-  if (internal::DirectDecodeWriteRecord(bytes, &direct)) {
-    REQUIRE(reference.ok());
-    CHECK(direct.ToOwned() == *reference);
-  }
+  ViewAgrees<WriteRecordView>(bytes, DecodeWriteRecord, DecodeWriteRecordView,
+                              internal::DirectDecodeWriteRecord);
 }
 
 void AllAgree(std::string_view bytes) {

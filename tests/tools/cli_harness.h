@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "engine/checkpointer.h"
+#include "engine/contract_helpers.h"
 #include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "serde/msgpack_codec.h"
 
@@ -41,27 +42,7 @@ using Json = nlohmann::ordered_json;
 // in the build dir of tools/.
 inline const char* kBinary = ROCKPOINT_TEST_BINARY_DIR "/../tools/rockpoint";
 
-// A fresh directory /tmp/rockpoint-cli-XXXXXX, removed on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = "/tmp/rockpoint-cli-XXXXXX";
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string Sub(std::string_view name) const {
-    return path_ + "/" + std::string(name);
-  }
-
- private:
-  std::string path_;
-};
+using ::rockpoint::testing::TempDir;
 
 inline std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
