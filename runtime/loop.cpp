@@ -26,6 +26,16 @@ std::string Describe(std::exception_ptr error) {
   }
 }
 
+// The writer's operation storing `request` (a put of one checkpoint).
+OrderedWriter::Op PutOp(PutRequest request) {
+  auto put = std::make_shared<const PutRequest>(std::move(request));
+  return [put](Checkpointer& store) {
+    return store
+        .Put(put->config, put->checkpoint, put->metadata, put->new_versions)
+        .status();
+  };
+}
+
 }  // namespace
 
 Awaitable<Result<RunOutcome>> RunLoop(const GraphSpec& spec, const RunEnv& env,
@@ -304,12 +314,7 @@ Awaitable<Status> Loop::SaveCheckpoint() {
     co_return Status::OK();
   }
   RP_CO_ASSIGN_OR_RETURN(PutRequest built, state_.BuildPut());
-  auto put = std::make_shared<const PutRequest>(std::move(built));
-  OrderedWriter::Op op = [put](Checkpointer& store) {
-    return store
-        .Put(put->config, put->checkpoint, put->metadata, put->new_versions)
-        .status();
-  };
+  OrderedWriter::Op op = PutOp(std::move(built));
   if (durability() == Durability::kSync) {
     co_return co_await env_.writer->Execute(std::move(op));
   }
@@ -321,13 +326,7 @@ Awaitable<Status> Loop::Finish() {
   if (durability() == Durability::kExit) {
     if (state_.has_checkpoint() && !state_.current_is_persisted()) {
       RP_CO_ASSIGN_OR_RETURN(PutRequest built, state_.BuildPut());
-      auto put = std::make_shared<const PutRequest>(std::move(built));
-      OrderedWriter::Op op = [put](Checkpointer& store) {
-        return store
-            .Put(put->config, put->checkpoint, put->metadata, put->new_versions)
-            .status();
-      };
-      Status queued = co_await env_.writer->Enqueue(std::move(op));
+      Status queued = co_await env_.writer->Enqueue(PutOp(std::move(built)));
       if (!queued.ok()) co_return queued;
     }
     CheckpointConfig config{request_.thread_id, request_.ns,

@@ -40,6 +40,21 @@ Napi::Array TypedToJs(Napi::Env env, const TypedValue& typed) {
   return out;
 }
 
+// Writes as [[task_id, channel, type, bytes], ...].
+Napi::Array WritesToJs(Napi::Env env, const std::vector<PendingWrite>& writes) {
+  Napi::Array out = Napi::Array::New(env, writes.size());
+  for (size_t i = 0; i < writes.size(); ++i) {
+    const PendingWrite& w = writes[i];
+    Napi::Array item = Napi::Array::New(env, 4);
+    item.Set(uint32_t{0}, Napi::String::New(env, w.task_id));
+    item.Set(uint32_t{1}, Napi::String::New(env, w.channel));
+    item.Set(uint32_t{2}, Napi::String::New(env, w.value.type));
+    item.Set(uint32_t{3}, BytesToJs(env, w.value.bytes));
+    out.Set(static_cast<uint32_t>(i), item);
+  }
+  return out;
+}
+
 }  // namespace
 
 Napi::Value BytesToJs(Napi::Env env, const std::string& bytes) {
@@ -159,17 +174,7 @@ Napi::Object TupleToJs(Napi::Env env, const CheckpointTuple& tuple) {
   out.Set("metadata", ValueToJs(env, tuple.metadata, &saw_serde));
   out.Set("has_serde_metadata", Napi::Boolean::New(env, saw_serde));
 
-  Napi::Array writes = Napi::Array::New(env, tuple.pending_writes.size());
-  for (size_t i = 0; i < tuple.pending_writes.size(); ++i) {
-    const PendingWrite& w = tuple.pending_writes[i];
-    Napi::Array item = Napi::Array::New(env, 4);
-    item.Set(uint32_t{0}, Napi::String::New(env, w.task_id));
-    item.Set(uint32_t{1}, Napi::String::New(env, w.channel));
-    item.Set(uint32_t{2}, Napi::String::New(env, w.value.type));
-    item.Set(uint32_t{3}, BytesToJs(env, w.value.bytes));
-    writes.Set(static_cast<uint32_t>(i), item);
-  }
-  out.Set("pending_writes", writes);
+  out.Set("pending_writes", WritesToJs(env, tuple.pending_writes));
   return out;
 }
 
@@ -177,17 +182,7 @@ Napi::Object DeltaHistoryToJs(Napi::Env env, const DeltaHistory& history) {
   Napi::Object out = Napi::Object::New(env);
   for (const auto& [channel, entry] : history) {
     Napi::Object item = Napi::Object::New(env);
-    Napi::Array writes = Napi::Array::New(env, entry.writes.size());
-    for (size_t i = 0; i < entry.writes.size(); ++i) {
-      const PendingWrite& w = entry.writes[i];
-      Napi::Array write = Napi::Array::New(env, 4);
-      write.Set(uint32_t{0}, Napi::String::New(env, w.task_id));
-      write.Set(uint32_t{1}, Napi::String::New(env, w.channel));
-      write.Set(uint32_t{2}, Napi::String::New(env, w.value.type));
-      write.Set(uint32_t{3}, BytesToJs(env, w.value.bytes));
-      writes.Set(static_cast<uint32_t>(i), write);
-    }
-    item.Set("writes", writes);
+    item.Set("writes", WritesToJs(env, entry.writes));
     if (entry.seed) item.Set("seed", TypedToJs(env, *entry.seed));
     SetKey(out, channel, item);
   }
