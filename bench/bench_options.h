@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/snapshot_policy.h"
+#include "rockpoint/runtime/snapshot_policy.h"
 
 namespace rockpoint::bench {
 

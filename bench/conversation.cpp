@@ -1,7 +1,7 @@
 #include "bench/conversation.h"
 
 #include "bench/workload.h"
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::bench {
 namespace {

@@ -35,10 +35,10 @@
 #include <cstdint>
 #include <string>
 
-#include "base/status.h"
-#include "engine/checkpointer.h"
-#include "runtime/snapshot_policy.h"
-#include "serde/value.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/runtime/snapshot_policy.h"
+#include "rockpoint/status.h"
+#include "rockpoint/value.h"
 
 namespace rockpoint::bench {
 

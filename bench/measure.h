@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::bench {
 

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
 #include "bench/bench_options.h"
 #include "bench/measure.h"
 #include "bench/subjects.h"
 #include "bench/workload.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::bench {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::bench {
 

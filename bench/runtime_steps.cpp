@@ -23,7 +23,7 @@
 #include <utility>
 
 #include "bench/sink_checkpointer.h"
-#include "runtime/runtime.h"
+#include "rockpoint/runtime/runtime.h"
 #endif
 
 namespace rockpoint::bench {

@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
 
 namespace rockpoint::bench {
 

@@ -7,8 +7,8 @@
 
 #include "bench/conversation.h"
 #include "bench/measure.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
-#include "engine/sqlite/sqlite_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
+#include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint::bench {
 namespace {

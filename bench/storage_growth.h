@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
 #include "bench/bench_options.h"
 #include "bench/subjects.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::bench {
 

@@ -14,10 +14,10 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
 #include "bench/raw_rocksdb.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
-#include "engine/sqlite/sqlite_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
+#include "rockpoint/sqlite_checkpointer.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::bench {
 

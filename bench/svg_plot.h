@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::bench {
 

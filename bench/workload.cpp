@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "keys/tuple.h"
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 #include "serde/records.h"
 
 namespace rockpoint::bench {

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::bench {
 

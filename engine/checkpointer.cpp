@@ -1,6 +1,6 @@
 // Free functions of the checkpointer interface: ListAll, GetNextVersion and
 // SpecialWriteIndex (engine/checkpointer.h, engine/types.h).
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
 
 #include <cstdint>
 #include <limits>

@@ -1,6 +1,6 @@
 // MemoryCheckpointer: the plain reading of CONTRACT.md over nested maps
 // thread -> namespace -> {checkpoints, blobs, writes}, behind one mutex.
-#include "engine/memory_checkpointer.h"
+#include "rockpoint/memory_checkpointer.h"
 
 #include <algorithm>
 #include <set>

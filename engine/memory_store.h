@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/types.h"
+#include "rockpoint/types.h"
 
 namespace rockpoint::memory {
 

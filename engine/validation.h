@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "engine/checkpointer.h"
-#include "engine/types.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/status.h"
+#include "rockpoint/types.h"
 
 namespace rockpoint {
 

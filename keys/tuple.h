@@ -21,7 +21,7 @@
 #include <variant>
 #include <vector>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::keys {
 

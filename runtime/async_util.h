@@ -11,9 +11,7 @@
 #pragma once
 
 // clang-format off
-// Boost 1.74's asio/awaitable.hpp uses std::exchange without including
-// <utility>, which g++ 12's headers no longer pull in: include it first.
-#include <utility>
+#include "rockpoint/runtime/asio.h"  // before any Asio header
 // clang-format on
 
 #include <boost/asio/associated_executor.hpp>
@@ -26,7 +24,7 @@
 #include <memory>
 #include <mutex>
 
-#include "engine/async_checkpointer.h"
+#include "rockpoint/runtime/async_checkpointer.h"
 
 namespace rockpoint::runtime {
 

@@ -1,10 +1,10 @@
-#include "runtime/channels.h"
+#include "rockpoint/runtime/channels.h"
 
 #include <exception>
 #include <string>
 #include <utility>
 
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::runtime {
 

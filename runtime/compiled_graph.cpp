@@ -1,5 +1,5 @@
 // CompiledGraph: pools, runs and shutdown.
-#include "runtime/compiled_graph.h"
+#include "rockpoint/runtime/compiled_graph.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,9 +3,7 @@
 #pragma once
 
 // clang-format off
-// Boost 1.74's asio/awaitable.hpp uses std::exchange without including
-// <utility>, which g++ 12's headers no longer pull in: include it first.
-#include <utility>
+#include "rockpoint/runtime/asio.h"  // before any Asio header
 // clang-format on
 
 #include <atomic>
@@ -18,7 +16,7 @@
 #include <mutex>
 #include <optional>
 
-#include "runtime/compiled_graph.h"
+#include "rockpoint/runtime/compiled_graph.h"
 #include "runtime/graph_spec.h"
 
 namespace rockpoint::runtime {

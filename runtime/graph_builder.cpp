@@ -3,8 +3,8 @@
 #include <set>
 #include <utility>
 
-#include "runtime/compiled_graph.h"
-#include "runtime/graph.h"
+#include "rockpoint/runtime/compiled_graph.h"
+#include "rockpoint/runtime/graph.h"
 #include "runtime/graph_spec.h"
 
 namespace rockpoint::runtime {

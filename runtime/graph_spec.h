@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/channels.h"
-#include "runtime/graph.h"
+#include "rockpoint/runtime/channels.h"
+#include "rockpoint/runtime/graph.h"
 
 namespace rockpoint::runtime {
 

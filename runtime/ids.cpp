@@ -6,7 +6,7 @@
 #include <ctime>
 #include <random>
 
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
 
 namespace rockpoint::runtime {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
-#include "engine/types.h"
+#include "rockpoint/status.h"
+#include "rockpoint/types.h"
 
 namespace rockpoint::runtime {
 

@@ -1,9 +1,7 @@
 // The superstep cycle of Loop, running tasks, and storage by durability.
 
 // clang-format off
-// Boost 1.74's asio/awaitable.hpp uses std::exchange without including
-// <utility>, which g++ 12's headers no longer pull in: include it first.
-#include <utility>
+#include "rockpoint/runtime/asio.h"  // before any Asio header
 // clang-format on
 
 #include <boost/asio/co_spawn.hpp>

@@ -18,10 +18,10 @@
 #include <optional>
 #include <string>
 
-#include "engine/async_checkpointer.h"
+#include "rockpoint/runtime/async_checkpointer.h"
+#include "rockpoint/runtime/run_types.h"
 #include "runtime/graph_spec.h"
 #include "runtime/ordered_writer.h"
-#include "runtime/run_types.h"
 
 namespace rockpoint::runtime {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "rockpoint/msgpack_codec.h"
 #include "runtime/ids.h"
-#include "serde/msgpack_codec.h"
 
 namespace rockpoint::runtime {
 

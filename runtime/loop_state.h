@@ -28,8 +28,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/async_checkpointer.h"
-#include "runtime/channels.h"
+#include "rockpoint/runtime/async_checkpointer.h"
+#include "rockpoint/runtime/channels.h"
 #include "runtime/graph_spec.h"
 
 namespace rockpoint::runtime {

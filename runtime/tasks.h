@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "rockpoint/runtime/run_types.h"
 #include "runtime/loop_state.h"
-#include "runtime/run_types.h"
 
 namespace rockpoint::runtime {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <utility>
 
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
+#include "rockpoint/value.h"
 #include "serde/msgpack_view_reader.h"
-#include "serde/value.h"
 
 namespace rockpoint::serde {
 namespace {

@@ -18,7 +18,7 @@
 
 #include <string_view>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
 #include "serde/records.h"
 
 namespace rockpoint::serde {

@@ -21,7 +21,7 @@
 // input beyond the canonical forms: any integer width, float32 (widened),
 // str8 and wider forms for short strings, map keys in any order. Rejected:
 // duplicate map keys, besides everything the tree parser rejects.
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 #include <utility>
 

@@ -20,9 +20,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "serde/msgpack_codec.h"  // kMaxDepth
-#include "serde/value.h"
+#include "rockpoint/msgpack_codec.h"  // kMaxDepth
+#include "rockpoint/status.h"
+#include "rockpoint/value.h"
 
 namespace rockpoint::serde::internal {
 

@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
+#include "rockpoint/typed_value.h"
+#include "rockpoint/value.h"
 #include "serde/msgpack_tree.h"
-#include "serde/typed_value.h"
-#include "serde/value.h"
 
 namespace rockpoint::serde::internal {
 

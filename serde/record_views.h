@@ -24,9 +24,9 @@
 #include <variant>
 #include <vector>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
+#include "rockpoint/typed_value.h"
 #include "serde/records.h"
-#include "serde/typed_value.h"
 
 namespace rockpoint::serde {
 

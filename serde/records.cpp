@@ -25,7 +25,7 @@
 #include <cassert>
 #include <utility>
 
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 #include "serde/msgpack_tree.h"
 #include "serde/msgpack_writer.h"
 #include "serde/record_fields.h"

@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "serde/typed_value.h"
-#include "serde/value.h"
+#include "rockpoint/status.h"
+#include "rockpoint/typed_value.h"
+#include "rockpoint/value.h"
 
 namespace rockpoint::serde {
 

@@ -8,7 +8,7 @@
 //   - an ext renders as {"$ext":<tag>,"b64":"<base64 of its data>"}.
 // Strings are JSON-escaped; a byte that is not part of valid UTF-8 renders as
 // \xNN (the one non-JSON escape).
-#include "serde/value.h"
+#include "rockpoint/value.h"
 
 #include <charconv>
 #include <cmath>

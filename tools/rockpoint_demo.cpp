@@ -13,8 +13,8 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/rocksdb/rocksdb_checkpointer.h"
-#include "runtime/runtime.h"
+#include "rockpoint/rocksdb_checkpointer.h"
+#include "rockpoint/runtime/runtime.h"
 
 namespace rp = rockpoint;
 namespace rt = rockpoint::runtime;

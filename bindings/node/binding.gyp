@@ -1,12 +1,8 @@
-# node-gyp build of rockpoint_node.node: the N-API glue in native/ linked
-# against rockpoint's static libraries (built by CMake into
-# rockpoint_build_dir) and the system RocksDB. scripts/build.mjs drives it:
-#   node-gyp configure --nodedir=/usr -- -Drockpoint_build_dir=<dir>
+# node-gyp build of rockpoint_node.node: the N-API glue in native/ built
+# against the installed rockpoint package (headers and static libraries,
+# found through rockpoint.pc) and the system RocksDB. scripts/build.mjs
+# installs the package into a prefix and points PKG_CONFIG_PATH at it.
 {
-  "variables": {
-    "rockpoint_build_dir%": "<(module_root_dir)/../../build",
-    "rockpoint_source_dir%": "<(module_root_dir)/../.."
-  },
   "targets": [
     {
       "target_name": "rockpoint_node",
@@ -19,7 +15,6 @@
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",
-        "<(rockpoint_source_dir)",
         "<(module_root_dir)"
       ],
       "defines": [
@@ -29,16 +24,10 @@
       ],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
-      "cflags_cc": ["-std=c++20", "-fexceptions", "-frtti", "-fPIC",
-                    "-Wno-missing-field-initializers"],
-      "libraries": [
-        "<(rockpoint_build_dir)/engine/libengine_rocksdb.a",
-        "<(rockpoint_build_dir)/engine/libengine.a",
-        "<(rockpoint_build_dir)/serde/libserde.a",
-        "<(rockpoint_build_dir)/keys/libkeys.a",
-        "-lrocksdb",
-        "-lpthread"
-      ]
+      "cflags_cc": ["-fexceptions", "-frtti", "-fPIC",
+                    "-Wno-missing-field-initializers",
+                    "<!@(pkg-config --cflags rockpoint)"],
+      "libraries": ["<!@(pkg-config --libs rockpoint)"]
     }
   ]
 }

@@ -32,8 +32,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
-#include "serde/typed_value.h"
+#include "rockpoint/status.h"
+#include "rockpoint/typed_value.h"
 
 namespace rockpoint::rocksdb_layout {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "keys/tuple.h"
+#include "rockpoint/typed_value.h"
 #include "rocksdb/slice.h"
-#include "serde/typed_value.h"
 
 namespace rockpoint::rocksdb_layout {
 

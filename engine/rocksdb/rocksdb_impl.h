@@ -25,10 +25,15 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
 #include "serde/records.h"
 
 namespace rockpoint {
+
+// The state behind a RocksDbCheckpointer, for engine/rocksdb/ and its tests.
+inline RocksDbCheckpointer::Impl& ImplOf(RocksDbCheckpointer& store) {
+  return *store.impl_;
+}
 
 // The one translation of a RocksDB status. `context` says what was being
 // done (e.g. "put", "open /path"); a lock failure on open becomes Busy.

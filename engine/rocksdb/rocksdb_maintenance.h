@@ -2,7 +2,7 @@
 // tool: a full consistency check (verify), table figures (stats), a raw
 // dump, and a raw write used by tests to plant a corrupted record. No
 // RocksDB type appears here; the work happens in rocksdb_verify.cpp and
-// rocksdb_raw.cpp through RocksDbCheckpointer::impl().
+// rocksdb_raw.cpp through ImplOf (rocksdb_impl.h).
 //
 // Thread-safety: like the store's own reads, safe alongside other calls;
 // every scan reads one consistent snapshot.
@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint {
 

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint {
 

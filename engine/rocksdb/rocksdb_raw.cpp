@@ -35,7 +35,7 @@ std::vector<std::string> ColumnFamilyNames() {
 Status ScanRaw(RocksDbCheckpointer& store, std::string_view column_family,
                std::string_view key_prefix,
                const std::function<bool(const RawEntry&)>& visit) {
-  Impl& impl = *store.impl();
+  Impl& impl = ImplOf(store);
   std::vector<rocksdb::ColumnFamilyHandle*> families;
   if (column_family.empty()) {
     for (const std::string& name : ColumnFamilyNames()) {
@@ -66,7 +66,7 @@ Status ScanRaw(RocksDbCheckpointer& store, std::string_view column_family,
 Status PutRawForTesting(RocksDbCheckpointer& store,
                         std::string_view column_family, std::string_view key,
                         std::string_view value) {
-  Impl& impl = *store.impl();
+  Impl& impl = ImplOf(store);
   RP_RETURN_IF_ERROR(impl.CheckWritable());
   RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
                       FamilyByName(impl, column_family));
@@ -78,7 +78,7 @@ Status PutRawForTesting(RocksDbCheckpointer& store,
 }
 
 Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& store) {
-  Impl& impl = *store.impl();
+  Impl& impl = ImplOf(store);
   std::vector<TableFigures> figures;
   for (const std::string& name : ColumnFamilyNames()) {
     RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
@@ -102,7 +102,7 @@ Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& store) {
 }
 
 Result<uint64_t> CountHiddenCheckpoints(RocksDbCheckpointer& store) {
-  Impl& impl = *store.impl();
+  Impl& impl = ImplOf(store);
   ScopedSnapshot snapshot(impl.db.get());
   auto scan = impl.Scan(impl.index, snapshot.Read(),
                         rocksdb_layout::TagPrefix(rocksdb_layout::kHiddenTag));

@@ -12,7 +12,7 @@
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
 #include "keys/tuple.h"
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint {
 namespace {
@@ -333,7 +333,7 @@ void Verifier::CheckParents() {
 
 Result<VerifyReport> VerifyStore(RocksDbCheckpointer& store,
                                  const VerifyProgressFn& progress) {
-  Verifier verifier(*store.impl(), progress);
+  Verifier verifier(ImplOf(store), progress);
   return verifier.Run();
 }
 

@@ -1,6 +1,6 @@
 // SqliteCheckpointer: opens the connection and forwards every call to Impl
 // under its mutex (see sqlite_impl.h for why one guarded connection).
-#include "engine/sqlite/sqlite_checkpointer.h"
+#include "rockpoint/sqlite_checkpointer.h"
 
 #include <mutex>
 

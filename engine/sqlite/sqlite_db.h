@@ -19,8 +19,8 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "base/status.h"
-#include "serde/typed_value.h"
+#include "rockpoint/status.h"
+#include "rockpoint/typed_value.h"
 
 namespace rockpoint::sqlite_internal {
 

@@ -25,9 +25,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/sqlite/sqlite_checkpointer.h"
 #include "engine/sqlite/sqlite_db.h"
 #include "engine/sqlite/sqlite_queries.h"
+#include "rockpoint/sqlite_checkpointer.h"
 #include "serde/records.h"
 
 namespace rockpoint {

@@ -3,7 +3,7 @@
 
 #include "engine/sqlite/sqlite_impl.h"
 #include "engine/validation.h"
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint {
 namespace {

@@ -1,6 +1,6 @@
 // Free functions of the interface: GetNextVersion, SpecialWriteIndex and
 // Checkpointer::ListAll.
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
 
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <set>
 
 #include "engine/contract_helpers.h"
-#include "engine/memory_checkpointer.h"
+#include "rockpoint/memory_checkpointer.h"
 
 namespace rockpoint {
 namespace {

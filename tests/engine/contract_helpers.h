@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/checkpointer.h"
-#include "engine/types.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/types.h"
 
 namespace rockpoint::serde {
 inline std::ostream& operator<<(std::ostream& out, const TypedValue& value) {

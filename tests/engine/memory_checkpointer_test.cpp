@@ -1,6 +1,6 @@
 // MemoryCheckpointer: the contract suite, plus what only the memory backend
 // shows (its limits, concurrent use).
-#include "engine/memory_checkpointer.h"
+#include "rockpoint/memory_checkpointer.h"
 
 #include <doctest/doctest.h>
 

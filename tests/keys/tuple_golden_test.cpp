@@ -118,12 +118,8 @@ std::string Trim(const std::string& text) {
 
 // Rows of the test-vector table in keys/FORMAT.md, as {code, tuple, hex}.
 std::vector<std::vector<std::string>> FormatDocVectors() {
-  // This file is tests/keys/tuple_golden_test.cpp; the doc is keys/FORMAT.md.
-  const std::filesystem::path doc = std::filesystem::path(__FILE__)
-                                        .parent_path()
-                                        .parent_path()
-                                        .parent_path() /
-                                    "keys" / "FORMAT.md";
+  const std::filesystem::path doc =
+      std::filesystem::path(ROCKPOINT_SOURCE_DIR) / "keys" / "FORMAT.md";
   std::ifstream in(doc);
   REQUIRE_MESSAGE(in.good(), "cannot open " << doc.string());
   std::vector<std::vector<std::string>> rows;

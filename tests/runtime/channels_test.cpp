@@ -2,13 +2,13 @@
 // clearing, the stored forms (msgpack typed values, snapshot and overwrite
 // Ext tags) and their decoding errors, and the in-place fold of
 // AppendReducer channels.
-#include "runtime/channels.h"
+#include "rockpoint/runtime/channels.h"
 
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 using namespace rockpoint;
 using namespace rockpoint::runtime;

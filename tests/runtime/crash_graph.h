@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "runtime/runtime.h"
+#include "rockpoint/runtime/runtime.h"
 
 namespace rockpoint::testing {
 

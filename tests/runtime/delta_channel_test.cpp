@@ -6,8 +6,8 @@
 // their parent's writes snapshot instead.
 #include <doctest/doctest.h>
 
+#include "rockpoint/msgpack_codec.h"
 #include "runtime/runtime_test_util.h"
-#include "serde/msgpack_codec.h"
 
 using namespace rockpoint;
 using namespace rockpoint::runtime;

@@ -12,8 +12,8 @@
 #include <map>
 #include <set>
 
+#include "rockpoint/msgpack_codec.h"
 #include "runtime/runtime_test_util.h"
-#include "serde/msgpack_codec.h"
 
 using namespace rockpoint;
 using namespace rockpoint::runtime;

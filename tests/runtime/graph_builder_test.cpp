@@ -2,7 +2,7 @@
 // from Compile, naming what is wrong; well-formed graphs compile.
 #include <doctest/doctest.h>
 
-#include "runtime/runtime.h"
+#include "rockpoint/runtime/runtime.h"
 
 using namespace rockpoint;
 using namespace rockpoint::runtime;

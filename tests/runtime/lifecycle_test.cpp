@@ -3,9 +3,7 @@
 // stored stays resumable) and refuses new runs; many threads at once.
 
 // clang-format off
-// Boost 1.74's asio/awaitable.hpp uses std::exchange without including
-// <utility>, which g++ 12's headers no longer pull in: include it first.
-#include <utility>
+#include "rockpoint/runtime/asio.h"  // before any Asio header
 // clang-format on
 
 #include <doctest/doctest.h>

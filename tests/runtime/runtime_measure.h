@@ -9,8 +9,8 @@
 #include <string>
 #include <thread>
 
-#include "engine/checkpointer.h"
-#include "runtime/runtime.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/runtime/runtime.h"
 
 namespace rockpoint::testing {
 

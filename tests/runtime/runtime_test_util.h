@@ -19,9 +19,9 @@
 #include <thread>
 #include <vector>
 
-#include "engine/memory_checkpointer.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
-#include "runtime/runtime.h"
+#include "rockpoint/memory_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
+#include "rockpoint/runtime/runtime.h"
 
 namespace rockpoint::testing {
 

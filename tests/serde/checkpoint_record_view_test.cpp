@@ -7,8 +7,8 @@
 
 #include <string>
 
+#include "rockpoint/msgpack_codec.h"
 #include "serde/hex.h"
-#include "serde/msgpack_codec.h"
 #include "serde/random_records.h"
 #include "serde/records.h"
 #include "serde/view_agreement.h"

@@ -1,6 +1,6 @@
 // Tests of serde/msgpack_codec.h: golden encodings, strict decoding and
 // seeded random round trips. Adversarial input is in msgpack_fuzz_test.cpp.
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 #include <doctest/doctest.h>
 

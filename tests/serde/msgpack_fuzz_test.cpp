@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "rockpoint/msgpack_codec.h"
 #include "serde/hex.h"
-#include "serde/msgpack_codec.h"
 #include "serde/random_value.h"
 
 namespace rockpoint::serde {

@@ -12,7 +12,7 @@
 #include <random>
 #include <string>
 
-#include "serde/value.h"
+#include "rockpoint/value.h"
 
 namespace rockpoint::serde::testing {
 

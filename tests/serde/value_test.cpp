@@ -1,5 +1,5 @@
 // Tests of serde/value.h: kinds, Find, KindName and DebugString.
-#include "serde/value.h"
+#include "rockpoint/value.h"
 
 #include <doctest/doctest.h>
 

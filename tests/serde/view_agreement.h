@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::serde::testing {
 

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/checkpointer.h"
 #include "engine/contract_helpers.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
-#include "serde/msgpack_codec.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/msgpack_codec.h"
+#include "rockpoint/rocksdb_checkpointer.h"
 
 extern char** environ;
 

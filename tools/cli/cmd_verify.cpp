@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "engine/rocksdb/rocksdb_maintenance.h"
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
 #include "tools/cli/render.h"
 #include "tools/cli/store.h"
 #include "tools/cli/value_json.h"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/status.h"
 #include "tools/cli/command.h"
 
 namespace rockpoint::cli {

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "engine/memory_checkpointer.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
-#include "engine/sqlite/sqlite_checkpointer.h"
+#include "rockpoint/memory_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
+#include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint::cli {
 namespace fs = std::filesystem;

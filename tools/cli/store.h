@@ -19,8 +19,8 @@
 #include <optional>
 #include <string>
 
-#include "base/status.h"
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/status.h"
 #include "tools/cli/export_format.h"
 
 namespace rockpoint {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::cli {
 namespace {

@@ -20,8 +20,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
-#include "engine/types.h"
+#include "rockpoint/status.h"
+#include "rockpoint/types.h"
 #include "tools/cli/text_codec.h"
 
 namespace rockpoint::cli {

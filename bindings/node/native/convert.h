@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/types.h"
+#include "rockpoint/types.h"
 
 namespace rockpoint::node {
 

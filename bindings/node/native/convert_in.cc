@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "native/convert.h"
-#include "serde/msgpack_codec.h"
+#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::node {
 namespace {

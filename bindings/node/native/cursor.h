@@ -15,7 +15,7 @@
 #include <mutex>
 #include <vector>
 
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
 
 namespace rockpoint::node {
 

@@ -5,11 +5,11 @@
 #include <utility>
 #include <vector>
 
-#include "engine/memory_checkpointer.h"
 #include "native/addon.h"
 #include "native/convert.h"
 #include "native/cursor.h"
 #include "native/worker.h"
+#include "rockpoint/memory_checkpointer.h"
 
 namespace rockpoint::node {
 namespace {

@@ -16,8 +16,8 @@
 
 #include <memory>
 
-#include "engine/checkpointer.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::node {
 

@@ -19,7 +19,7 @@
 #include <string>
 #include <utility>
 
-#include "base/status.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::node {
 

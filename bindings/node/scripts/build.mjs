@@ -1,11 +1,13 @@
 // Builds build/Release/rockpoint_node.node.
 //
 // 1. CMake: configures BUILD_DIR (default <repo>/build, as tools/setup.sh)
-//    if needed and builds only the libraries the addon links
-//    (engine_rocksdb, which pulls engine, serde and keys).
+//    if needed, builds only the libraries and installs them (component
+//    "library": headers, static libraries, rockpoint.pc) into
+//    BUILD_DIR/node-prefix.
 // 2. node-gyp against the installed Node headers (--nodedir, default /usr,
-//    so nothing is downloaded): configures when binding.gyp or BUILD_DIR
-//    changed, then builds; the addon is relinked whenever a library is newer.
+//    so nothing is downloaded), with PKG_CONFIG_PATH on that prefix:
+//    configures when binding.gyp or BUILD_DIR changed, then builds; the
+//    addon is relinked whenever a library is newer.
 //
 // Environment: BUILD_DIR, JOBS (default 2), NODEDIR (default: npm's
 // nodedir setting, else /usr).
@@ -22,12 +24,17 @@ const jobs = process.env.JOBS ?? "2";
 const nodedir =
   process.env.NODEDIR ?? process.env.npm_config_nodedir ?? "/usr";
 
+const prefix = path.join(buildDir, "node-prefix");
 const LIBRARIES = [
-  "engine/libengine_rocksdb.a",
-  "engine/libengine.a",
-  "serde/libserde.a",
-  "keys/libkeys.a",
-].map((lib) => path.join(buildDir, lib));
+  "librockpoint_rocksdb.a",
+  "librockpoint_engine.a",
+  "librockpoint_serde.a",
+  "librockpoint_keys.a",
+].map((lib) => path.join(prefix, "lib", lib));
+process.env.PKG_CONFIG_PATH = [
+  path.join(prefix, "lib", "pkgconfig"),
+  process.env.PKG_CONFIG_PATH ?? "",
+].join(path.delimiter);
 
 function run(command, args, options = {}) {
   console.error(`build: ${command} ${args.join(" ")}`);
@@ -51,7 +58,7 @@ function hasNinja() {
   return spawnSync("ninja", ["--version"], { stdio: "ignore" }).status === 0;
 }
 
-// 1. The engine libraries.
+// 1. The rockpoint package.
 if (!fs.existsSync(path.join(buildDir, "CMakeCache.txt"))) {
   const generator = hasNinja() ? ["-G", "Ninja"] : [];
   run("cmake", [
@@ -59,7 +66,14 @@ if (!fs.existsSync(path.join(buildDir, "CMakeCache.txt"))) {
     "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
   ]);
 }
-run("cmake", ["--build", buildDir, "-j", jobs, "--target", "engine_rocksdb"]);
+run("cmake", [
+  "--build", buildDir, "-j", jobs, "--target",
+  "rockpoint_rocksdb", "rockpoint_sqlite", "rockpoint_runtime",
+]);
+run("cmake", [
+  "--install", buildDir, "--prefix", prefix, "--component", "library",
+  "--config", "RelWithDebInfo",
+]);
 
 // 2. The addon.
 if (!fs.existsSync(path.join(nodedir, "include", "node", "node_api.h"))) {
@@ -76,10 +90,9 @@ const configured =
   fs.readFileSync(stamp, "utf8") === buildDir &&
   mtime(stamp) >= mtime(path.join(pkgDir, "binding.gyp"));
 if (!configured) {
-  run(process.execPath, [
-    gyp, "configure", `--nodedir=${nodedir}`, "--",
-    `-Drockpoint_build_dir=${buildDir}`,
-  ], { cwd: pkgDir });
+  run(process.execPath, [gyp, "configure", `--nodedir=${nodedir}`], {
+    cwd: pkgDir,
+  });
   fs.writeFileSync(stamp, buildDir);
 }
 const addon = path.join(pkgDir, "build", "Release", "rockpoint_node.node");

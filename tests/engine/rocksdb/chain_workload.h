@@ -28,8 +28,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/checkpointer.h"
-#include "engine/types.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/types.h"
 
 namespace rockpoint::testing {
 

@@ -19,7 +19,7 @@
 
 #include "engine/rocksdb/chain_workload.h"
 #include "engine/rocksdb/process_helpers.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

@@ -8,8 +8,8 @@
 #include <random>
 #include <set>
 
-#include "engine/memory_checkpointer.h"
 #include "engine/rocksdb/layout_test_util.h"
+#include "rockpoint/memory_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {
@@ -194,7 +194,7 @@ TEST_CASE("rocksdb delta walk: a corrupt ancestor is Corruption naming it") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
   PutSeededChain(*store, 4, "");
-  Impl* impl = store->impl();
+  Impl* impl = &ImplOf(*store);
   const auto corrupt = [&](rocksdb::ColumnFamilyHandle* family,
                            const keys::Tuple& key, const std::string& value) {
     REQUIRE(

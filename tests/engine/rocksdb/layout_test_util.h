@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "engine/contract_helpers.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "keys/tuple.h"
+#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing::layout_test {
 
@@ -69,7 +69,7 @@ inline std::vector<std::string> KeysOf(RocksDbCheckpointer& store,
                                        rocksdb::ColumnFamilyHandle* family) {
   std::vector<std::string> keys;
   std::unique_ptr<rocksdb::Iterator> it(
-      store.impl()->db->NewIterator(rocksdb::ReadOptions(), family));
+      ImplOf(store).db->NewIterator(rocksdb::ReadOptions(), family));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     keys.push_back(it->key().ToString());
   }
@@ -82,7 +82,7 @@ inline std::vector<std::string> RawValuesOf(
     RocksDbCheckpointer& store, rocksdb::ColumnFamilyHandle* family) {
   std::vector<std::string> values;
   std::unique_ptr<rocksdb::Iterator> it(
-      store.impl()->db->NewIterator(rocksdb::ReadOptions(), family));
+      ImplOf(store).db->NewIterator(rocksdb::ReadOptions(), family));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     values.push_back(it->value().ToString());
   }

@@ -19,7 +19,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint {
 namespace {

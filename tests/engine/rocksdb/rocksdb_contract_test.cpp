@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "engine/contract_suite.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace {
 

@@ -25,7 +25,7 @@ TEST_CASE("rocksdb layout: the key bytes of every kind") {
              {W("a", "1"), W(std::string(kErrorChannel), "e")}, "task", "~");
     DoWrites(*store, std::string("t\0", 2), "1ef",
              {W(std::string(kErrorChannel), "e")}, "task", "~");
-    Impl* impl = store->impl();
+    Impl* impl = &ImplOf(*store);
 
     // Golden bytes from keys/FORMAT.md.
     REQUIRE(KeysOf(*store, impl->checkpoints).size() == 1);
@@ -68,7 +68,7 @@ TEST_CASE("rocksdb layout: the key bytes of every kind") {
 TEST_CASE("rocksdb layout: every call is one write batch") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  rocksdb::DB* db = store->impl()->db.get();
+  rocksdb::DB* db = ImplOf(*store).db.get();
   const auto step = [&](auto&& call) {
     const rocksdb::SequenceNumber before = db->GetLatestSequenceNumber();
     call();
@@ -144,9 +144,9 @@ TEST_CASE("rocksdb layout: values are stored once per version") {
                    .versions = {{"big", int64_t{1}}},
                    .new_versions = new_versions});
   }
-  CHECK(KeysOf(*store, store->impl()->blobs).size() == 1);
+  CHECK(KeysOf(*store, ImplOf(*store).blobs).size() == 1);
   for (const std::string& record :
-       RawValuesOf(*store, store->impl()->checkpoints)) {
+       RawValuesOf(*store, ImplOf(*store).checkpoints)) {
     CHECK(record.find("UNIQUE-") == std::string::npos);
   }
   for (int n = 1; n <= 3; ++n) {
@@ -160,7 +160,7 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   auto store = OpenAt(dir.Sub("store"));
   PutSeededChain(*store, 3, "w", Meta({{"run_id", Value("r")}}));
   RP_REQUIRE_OK(store->Prune({"t"}, PruneStrategy::kKeepLatest));
-  CHECK(KeysOf(*store, store->impl()->index) ==
+  CHECK(KeysOf(*store, ImplOf(*store).index) ==
         Encoded({T({S("hd"), S("t"), S(""), CpId(1)}),
                  T({S("hd"), S("t"), S(""), CpId(2)}),
                  T({S("run"), S("r"), S("t"), S(""), CpId(3)}),
@@ -180,7 +180,7 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   TempDir other;
   auto rebuilt = OpenAt(other.Sub("store"));
   PutSeededChain(*rebuilt, 3, "w", Meta({{"run_id", Value("r")}}));
-  rocksdb::DB* db = rebuilt->impl()->db.get();
+  rocksdb::DB* db = ImplOf(*rebuilt).db.get();
   rocksdb::SequenceNumber before = db->GetLatestSequenceNumber();
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
   // record + hd, ts and run deleted.
@@ -189,13 +189,13 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
   CHECK(BatchesSince(db, before).empty());  // already hidden.
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(2))));
-  CHECK(KeysOf(*rebuilt, rebuilt->impl()->index) ==
-        KeysOf(*store, store->impl()->index));
-  CHECK(KeysOf(*rebuilt, rebuilt->impl()->checkpoints) ==
-        KeysOf(*store, store->impl()->checkpoints));
+  CHECK(KeysOf(*rebuilt, ImplOf(*rebuilt).index) ==
+        KeysOf(*store, ImplOf(*store).index));
+  CHECK(KeysOf(*rebuilt, ImplOf(*rebuilt).checkpoints) ==
+        KeysOf(*store, ImplOf(*store).checkpoints));
   for (int n = 1; n <= 2; ++n) {
-    CHECK(Unwrap(rebuilt->impl()->ReadRecord({}, "t", "", CpId(n))) ==
-          Unwrap(store->impl()->ReadRecord({}, "t", "", CpId(n))));
+    CHECK(Unwrap(ImplOf(*rebuilt).ReadRecord({}, "t", "", CpId(n))) ==
+          Unwrap(ImplOf(*store).ReadRecord({}, "t", "", CpId(n))));
   }
 }
 
@@ -247,7 +247,7 @@ TEST_CASE("rocksdb layout: stats and large values in blob files") {
         "big=" + std::string(8192, 'x') + " small=1");
   // Blob-file values are cached with the blocks: a second read of the big
   // value hits the cache instead of reading the blob file.
-  rocksdb::Statistics& statistics = *store->impl()->statistics;
+  rocksdb::Statistics& statistics = *ImplOf(*store).statistics;
   const uint64_t hits = statistics.getTickerCount(rocksdb::BLOB_DB_CACHE_HIT);
   CHECK(ValuesOf(MustGet(*store, Cfg("t")).checkpoint).size() > 8192);
   CHECK(statistics.getTickerCount(rocksdb::BLOB_DB_CACHE_HIT) == hits + 1);

@@ -80,7 +80,7 @@ TEST_CASE("rocksdb layout: read-only mode reads and refuses every write") {
 TEST_CASE("rocksdb layout: a corrupted record is Corruption naming its key") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  Impl* impl = store->impl();
+  Impl* impl = &ImplOf(*store);
   DoPut(*store, {.thread = "t",
                  .id = CpId(1),
                  .values = {{"a", Val("1")}},

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "engine/contract_helpers.h"
-#include "engine/sqlite/sqlite_checkpointer.h"
 #include "engine/sqlite/sqlite_db.h"
 #include "engine/sqlite/sqlite_queries.h"
+#include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint {
 namespace {

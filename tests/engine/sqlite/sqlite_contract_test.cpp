@@ -5,7 +5,7 @@
 #include <string>
 
 #include "engine/contract_suite.h"
-#include "engine/sqlite/sqlite_checkpointer.h"
+#include "rockpoint/sqlite_checkpointer.h"
 
 namespace {
 

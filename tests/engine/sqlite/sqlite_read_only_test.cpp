@@ -10,7 +10,7 @@
 
 #include "engine/contract_delta_safety.h"
 #include "engine/contract_helpers.h"
-#include "engine/sqlite/sqlite_checkpointer.h"
+#include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint {
 namespace {

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
 
 namespace rockpoint {
 
@@ -91,10 +91,12 @@ class RocksDbCheckpointer final : public Checkpointer {
   Status Compact();
   Result<StoreStats> Stats();
 
-  class Impl;  // rocksdb/*.cpp only.
-  Impl* impl() { return impl_.get(); }
+  class Impl;  // engine/rocksdb/ only.
 
  private:
+  // Reaches Impl from engine/rocksdb/ and its tests
+  // (engine/rocksdb/rocksdb_impl.h).
+  friend Impl& ImplOf(RocksDbCheckpointer& store);
   explicit RocksDbCheckpointer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -1,28 +1,39 @@
-// MemoryCheckpointer: the reference backend. Keeps everything in process
-// memory behind one mutex; nothing survives the process. It is the executable
-// reading of CONTRACT.md that the other backends are compared with, so it
-// favours plainness over speed (the delta walk follows parent links one
-// lookup at a time).
+// SqliteCheckpointer: LangGraph's three-table SQL layout (checkpoints, blobs
+// per channel version, writes with task_path) on SQLite in WAL mode. A
+// portable option and the peer the benchmark compares against.
 //
-// Thread-safety: safe to call from many threads.
+// Thread-safety: safe to call from many threads (calls are serialized on one
+// connection). A second process may open the same file (SQLite locking).
 #pragma once
 
-#include <map>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <tuple>
-#include <vector>
 
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
 
 namespace rockpoint {
 
-class MemoryCheckpointer final : public Checkpointer {
+struct SqliteOptions {
+  // Database file; ":memory:" for an in-memory database. Required.
+  std::string path;
+  // Create the file if it does not exist. Default: true.
+  bool create_if_missing = true;
+  // Open for reading only (SQLITE_OPEN_READONLY): every write call returns
+  // InvalidArgument "store opened read-only", and the file must already
+  // hold a rockpoint schema. Other connections may keep writing; reads see
+  // their committed changes. Default: false.
+  bool read_only = false;
+  // PRAGMA synchronous=FULL (true) or NORMAL (false) under WAL. Default: true.
+  bool sync_writes = true;
+  // Input limits. Default: CheckpointerLimits{}.
+  CheckpointerLimits limits;
+};
+
+class SqliteCheckpointer final : public Checkpointer {
  public:
-  explicit MemoryCheckpointer(CheckpointerLimits limits = {});
-  ~MemoryCheckpointer() override;
+  static Result<std::unique_ptr<SqliteCheckpointer>> Open(
+      const SqliteOptions& options);
+  ~SqliteCheckpointer() override;
 
   Result<CheckpointConfig> Put(const CheckpointConfig& config,
                                const Checkpoint& checkpoint,
@@ -47,11 +58,11 @@ class MemoryCheckpointer final : public Checkpointer {
       const std::vector<std::string>& channels) override;
   Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
 
+  class Impl;  // sqlite/*.cpp only.
+
  private:
-  struct State;
-  const CheckpointerLimits limits_;
-  std::mutex mu_;
-  std::unique_ptr<State> state_;  // GUARDED_BY(mu_)
+  explicit SqliteCheckpointer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace rockpoint

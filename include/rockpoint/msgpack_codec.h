@@ -1,4 +1,5 @@
-// Value <-> msgpack bytes.
+// Value <-> msgpack bytes: how rockpoint's own serializer (TypedValue type
+// "msgpack") encodes channel values, writes and metadata.
 //
 // Encoding is canonical: maps are written in key order, integers in the
 // smallest msgpack form, so equal Values encode to equal bytes. Decoding is
@@ -13,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
-#include "serde/value.h"
+#include "rockpoint/status.h"
+#include "rockpoint/value.h"
 
 namespace rockpoint::serde {
 

@@ -1,7 +1,7 @@
 // AsyncCheckpointer: calls run on the storage pool (never on the awaiting
 // executor), results and errors come back as values, exceptions thrown by a
 // storage call become IOError, and awaiting keeps an io_context alive.
-#include "engine/async_checkpointer.h"
+#include "rockpoint/runtime/async_checkpointer.h"
 
 #include <doctest/doctest.h>
 
@@ -10,10 +10,11 @@
 #include <stdexcept>
 #include <thread>
 
-#include "engine/memory_checkpointer.h"
+#include "rockpoint/memory_checkpointer.h"
 
 namespace asio = boost::asio;
 using namespace rockpoint;
+using namespace rockpoint::runtime;
 
 namespace {
 

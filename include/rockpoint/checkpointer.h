@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "engine/types.h"
+#include "rockpoint/status.h"
+#include "rockpoint/types.h"
 
 namespace rockpoint {
 

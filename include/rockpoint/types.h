@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "serde/typed_value.h"
-#include "serde/value.h"
+#include "rockpoint/typed_value.h"
+#include "rockpoint/value.h"
 
 namespace rockpoint {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/types.h"
-#include "runtime/channels.h"
-#include "runtime/graph.h"
+#include "rockpoint/runtime/channels.h"
+#include "rockpoint/runtime/graph.h"
+#include "rockpoint/types.h"
 
 namespace rockpoint::runtime {
 

@@ -31,9 +31,9 @@
 #include <utility>
 #include <vector>
 
-#include "base/status.h"
-#include "engine/checkpointer.h"
-#include "runtime/channels.h"
+#include "rockpoint/checkpointer.h"
+#include "rockpoint/runtime/channels.h"
+#include "rockpoint/status.h"
 
 namespace rockpoint::runtime {
 

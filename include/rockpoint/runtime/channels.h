@@ -31,10 +31,10 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.h"
-#include "engine/types.h"
-#include "runtime/snapshot_policy.h"
-#include "serde/value.h"
+#include "rockpoint/runtime/snapshot_policy.h"
+#include "rockpoint/status.h"
+#include "rockpoint/types.h"
+#include "rockpoint/value.h"
 
 namespace rockpoint::runtime {
 

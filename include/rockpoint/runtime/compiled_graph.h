@@ -41,9 +41,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/async_checkpointer.h"
-#include "runtime/graph.h"
-#include "runtime/run_types.h"
+#include "rockpoint/runtime/async_checkpointer.h"
+#include "rockpoint/runtime/graph.h"
+#include "rockpoint/runtime/run_types.h"
 
 namespace rockpoint::runtime {
 

@@ -5,9 +5,6 @@
 // its result is delivered back to the awaiting coroutine's own executor. The
 // coroutine's executor never blocks on storage.
 //
-// This header also defines the one executor type of the runtime: `Executor`
-// (asio::any_io_executor) and `Awaitable<T>` (an asio::awaitable on it).
-//
 // Thread-safety: safe to use from many coroutines and threads at once (the
 // wrapped Checkpointer is). Calls issued concurrently may run concurrently on
 // the pool (threads > 1); callers that need an order (the runtime's writer)
@@ -21,9 +18,7 @@
 #pragma once
 
 // clang-format off
-// Boost 1.74's asio/awaitable.hpp uses std::exchange without including
-// <utility>, which g++ 12's headers no longer pull in: include it first.
-#include <utility>
+#include "rockpoint/runtime/asio.h"  // before any Asio header
 // clang-format on
 
 #include <boost/asio/any_io_executor.hpp>
@@ -44,14 +39,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "engine/checkpointer.h"
+#include "rockpoint/checkpointer.h"
 
-namespace rockpoint {
-
-// The runtime's single executor type, and coroutines on it.
-using Executor = boost::asio::any_io_executor;
-template <typename T>
-using Awaitable = boost::asio::awaitable<T, Executor>;
+namespace rockpoint::runtime {
 
 class AsyncCheckpointer {
  public:
@@ -181,4 +171,4 @@ class AsyncCheckpointer {
   boost::asio::thread_pool pool_;
 };
 
-}  // namespace rockpoint
+}  // namespace rockpoint::runtime

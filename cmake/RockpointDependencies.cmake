@@ -1,0 +1,36 @@
+# Finds what the selected parts of the build need: the library's own
+# dependencies always, the tools', tests' and bench's only when they are on.
+find_package(Threads REQUIRED)
+find_package(RocksDB REQUIRED CONFIG)
+find_package(SQLite3 REQUIRED)
+find_package(msgpack-cxx CONFIG QUIET)
+if(NOT TARGET msgpack-cxx)
+  find_package(msgpack REQUIRED CONFIG)
+endif()
+# Debian's msgpack-cxx 4.1 exports the target as msgpackc-cxx (config package
+# "msgpack"); upstream 4.1 calls it msgpack-cxx.
+if(TARGET msgpackc-cxx)
+  set(ROCKPOINT_MSGPACK_TARGET msgpackc-cxx)
+else()
+  set(ROCKPOINT_MSGPACK_TARGET msgpack-cxx)
+endif()
+if(ROCKPOINT_BUILD_RUNTIME)
+  find_package(Boost 1.74 REQUIRED)
+endif()
+if(ROCKPOINT_BUILD_TESTS)
+  find_package(doctest REQUIRED)
+endif()
+if(ROCKPOINT_BUILD_TOOLS OR ROCKPOINT_BUILD_BENCH OR ROCKPOINT_BUILD_TESTS)
+  find_package(CLI11 REQUIRED)
+  find_package(nlohmann_json REQUIRED)
+endif()
+
+# RocksDB: the shared library by default; ROCKPOINT_ROCKSDB_STATIC links
+# Debian's librocksdb.a and its compression libraries (for self-contained
+# Python wheels and Node addons).
+option(ROCKPOINT_ROCKSDB_STATIC "Link RocksDB statically" OFF)
+if(ROCKPOINT_ROCKSDB_STATIC)
+  set(ROCKPOINT_ROCKSDB_TARGET RocksDB::rocksdb)
+else()
+  set(ROCKPOINT_ROCKSDB_TARGET RocksDB::rocksdb-shared)
+endif()

@@ -1,0 +1,33 @@
+# Helpers that give every rockpoint target the same shape.
+include(GNUInstallDirs)
+
+# Compile options of rockpoint's own code (never propagated to users).
+add_library(rockpoint_warnings INTERFACE)
+target_compile_options(rockpoint_warnings INTERFACE
+  -Wall -Wextra -Wno-unused-parameter
+  $<$<BOOL:${ROCKPOINT_WERROR}>:-Werror>
+  $<$<AND:$<BOOL:${ROCKPOINT_THREAD_SAFETY}>,$<CXX_COMPILER_ID:Clang>>:-Wthread-safety;-Werror=thread-safety>)
+
+# The source tree as an include root, for private headers ("serde/records.h").
+# Tools, tests and the bench link it; the installed libraries use it only
+# while they are built.
+add_library(rockpoint_source_tree INTERFACE)
+target_include_directories(rockpoint_source_tree INTERFACE ${PROJECT_SOURCE_DIR})
+target_link_libraries(rockpoint_source_tree INTERFACE rockpoint_warnings)
+
+# rockpoint_add_library(NAME <short> SOURCES ...): the library
+# rockpoint_<short>, aliased rockpoint::<short>, exported as rockpoint::<short>
+# with output name rockpoint_<short> (librockpoint_<short>.a / .so.<major>).
+function(rockpoint_add_library short)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  set(target rockpoint_${short})
+  add_library(${target} ${ARG_SOURCES})
+  add_library(rockpoint::${short} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES
+    EXPORT_NAME ${short}
+    VERSION ${PROJECT_VERSION}
+    SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+  target_link_libraries(${target} PUBLIC rockpoint_headers
+    PRIVATE $<BUILD_INTERFACE:rockpoint_source_tree>)
+  set_property(GLOBAL APPEND PROPERTY ROCKPOINT_LIBRARIES ${target})
+endfunction()
