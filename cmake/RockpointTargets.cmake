@@ -26,7 +26,9 @@ function(rockpoint_add_library short)
   set_target_properties(${target} PROPERTIES
     EXPORT_NAME ${short}
     VERSION ${PROJECT_VERSION}
-    SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+    SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
+    # Installed shared libraries find each other beside themselves.
+    INSTALL_RPATH "$ORIGIN")
   target_link_libraries(${target} PUBLIC rockpoint_headers
     PRIVATE $<BUILD_INTERFACE:rockpoint_source_tree>)
   set_property(GLOBAL APPEND PROPERTY ROCKPOINT_LIBRARIES ${target})
