@@ -3,11 +3,14 @@
 # when everything is there), configures and builds, then runs a job.
 #
 #   tools/setup.sh demo    build, then run the demo on an embedded store
-#   tools/setup.sh test    build, then run every test (C++ and, when the
-#                          binding exists, the LangGraph.js suites)
+#   tools/setup.sh test    build with -Werror, then run every test: the
+#                          C++ suites (ctest, the install-and-consume test
+#                          included), the clang thread-safety build, the
+#                          LangGraph.js suites and the Python suites
 #   tools/setup.sh build   build only
 #
 # Environment: BUILD_DIR (default: build), JOBS (default: nproc).
+# ccache is used when installed (the test job installs it).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,16 +18,26 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 JOBS="${JOBS:-$(nproc)}"
 JOB="${1:-build}"
 
+# The library, the CLI, the demo and the C++ tests.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
   librocksdb-dev libzstd-dev libsqlite3-dev
   libmsgpack-cxx-dev libboost-dev doctest-dev
-  libcli11-dev nlohmann-json3-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev
+)
+# What only the test job needs: ccache (the Python extension recompiles the
+# core), clang-16 for the thread-safety build, Python for the Python
+# package, PostgreSQL for its tests.
+TEST_PACKAGES=(
+  ccache clang-16 clang-tidy-16
+  python3 python3-venv python3-dev
 )
 
 install_packages() {
+  local wanted=("${PACKAGES[@]}")
+  [ "$JOB" = test ] && wanted+=("${TEST_PACKAGES[@]}")
   local missing=()
-  for pkg in "${PACKAGES[@]}"; do
+  for pkg in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
         grep -q "install ok installed"; then
       missing+=("$pkg")
@@ -42,11 +55,20 @@ install_packages() {
     --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-build() {
-  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+# configure [cmake flags...]: configures BUILD_DIR when it is new or when
+# flags are given (a re-configure keeps what is built).
+configure() {
+  local launcher=()
+  command -v ccache >/dev/null 2>&1 &&
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  if [ ! -f "$BUILD_DIR/build.ninja" ] || [ $# -gt 0 ]; then
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      >/dev/null
+      "${launcher[@]}" "$@" >/dev/null
   fi
+}
+
+build() {
+  configure "$@"
   cmake --build "$BUILD_DIR" -j "$JOBS"
 }
 
@@ -60,11 +82,15 @@ case "$JOB" in
     "$BUILD_DIR/tools/rockpoint-demo" "${@:2}"
     ;;
   test)
-    build
+    build -DROCKPOINT_WERROR=ON
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
-    if [ -x "$ROOT/bindings/node/test.sh" ]; then
-      "$ROOT/bindings/node/test.sh"
-    fi
+    for suite in tools/check_static.sh bindings/node/test.sh \
+        bindings/python/test.sh; do
+      if [ -x "$ROOT/$suite" ]; then
+        echo "setup: $suite" >&2
+        "$ROOT/$suite"
+      fi
+    done
     ;;
   *)
     echo "usage: tools/setup.sh [build|demo|test]" >&2
