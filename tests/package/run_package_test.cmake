@@ -4,9 +4,13 @@
 #      CMakeLists.txt, its ```cpp block as main.cpp) with
 #      find_package(rockpoint) against that prefix, and run it;
 #   3. build the same main.cpp with the flags of `pkg-config rockpoint`
-#      alone, and run it.
+#      alone, and run it;
+#   4. build it in a host project that embeds the source tree with
+#      add_subdirectory (tests, tools and bench off by default), and run it.
 # Each run must print the line the example prints for its stored checkpoint.
-# Inputs: SOURCE_DIR, BUILD_DIR, WORK_DIR, GENERATOR.
+# Inputs: SOURCE_DIR, BUILD_DIR, WORK_DIR, GENERATOR, and LAUNCHER and
+# WERROR to compile the embedded tree as the main build does (so that a
+# compiler cache serves it).
 cmake_minimum_required(VERSION 3.25)
 
 function(run_checked what)
@@ -82,4 +86,27 @@ set(ENV{LD_LIBRARY_PATH} ${pc_dir}/..)
 run_checked("run pkg-config consumer" ${WORK_DIR}/pkg_config_consumer
   ${WORK_DIR}/pkg_config.rpdb)
 expect_example_output("${last_output}")
-message(STATUS "package: find_package and pkg-config consumers built and ran")
+# add_subdirectory
+set(host ${WORK_DIR}/host)
+file(WRITE ${host}/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)
+project(host CXX)
+add_subdirectory(\"${SOURCE_DIR}\" rockpoint)
+add_executable(agent_store main.cpp)
+target_link_libraries(agent_store PRIVATE rockpoint::rocksdb)
+")
+file(COPY ${consumer}/main.cpp DESTINATION ${host})
+set(launcher_flags "")
+if(LAUNCHER)
+  set(launcher_flags -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+run_checked("configure host" ${CMAKE_COMMAND} -S ${host} -B ${host}/build
+  -G ${GENERATOR} -DCMAKE_BUILD_TYPE=RelWithDebInfo ${launcher_flags}
+  -DROCKPOINT_WERROR=${WERROR})
+if(EXISTS ${host}/build/rockpoint/tests OR EXISTS ${host}/build/rockpoint/tools)
+  message(FATAL_ERROR "an embedded rockpoint built its tests or tools")
+endif()
+run_checked("build host" ${CMAKE_COMMAND} --build ${host}/build
+  --target agent_store)
+run_checked("run host" ${host}/build/agent_store ${WORK_DIR}/embedded.rpdb)
+expect_example_output("${last_output}")
+message(STATUS "package: find_package, pkg-config and add_subdirectory consumers built and ran")
