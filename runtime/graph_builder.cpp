@@ -1,10 +1,12 @@
 // StateGraph: recording the description and validating it into a GraphSpec.
-#include <deque>
-#include <set>
+#include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 #include "rockpoint/runtime/compiled_graph.h"
 #include "rockpoint/runtime/graph.h"
+#include "runtime/graph_checks.h"
 #include "runtime/graph_spec.h"
 
 namespace rockpoint::runtime {
@@ -166,120 +168,41 @@ StateGraph& StateGraph::AddConditionalEdges(std::string_view from,
   return *this;
 }
 
-Result<std::shared_ptr<const GraphSpec>> StateGraph::BuildSpec() const {
-  if (!first_error_.empty()) return Status::InvalidArgument(first_error_);
-  auto spec = std::make_shared<GraphSpec>(*spec_);
-  auto known = [&](std::string_view name) {
-    return name == kEnd || spec->FindNode(name) != nullptr;
-  };
-  for (const auto& [from, to] : edges_) {
-    if (spec->FindNode(from) == nullptr) {
+namespace {
+
+// Attaches the recorded edges and conditional edges to their source nodes.
+Status AttachEdges(
+    const std::vector<std::pair<std::string, std::string>>& edges,
+    const std::vector<
+        std::tuple<std::string, Router, std::vector<std::string>>>& branches,
+    GraphSpec& spec) {
+  for (const auto& [from, to] : edges) {
+    if (spec.FindNode(from) == nullptr) {
       return Status::InvalidArgument("edge " + from + " -> " + to +
                                      ": unknown node '" + from + "'");
     }
-    spec->nodes.at(from).edges.push_back(to);
+    spec.nodes.at(from).edges.push_back(to);
   }
-  for (const auto& [from, router, targets] : branches_) {
-    if (spec->FindNode(from) == nullptr) {
+  for (const auto& [from, router, targets] : branches) {
+    if (spec.FindNode(from) == nullptr) {
       return Status::InvalidArgument("conditional edge from '" + from +
                                      "': unknown node '" + from + "'");
     }
-    spec->nodes.at(from).branches.push_back(BranchSpec{router, targets});
+    spec.nodes.at(from).branches.push_back(BranchSpec{router, targets});
   }
-  for (const auto& [name, node] : spec->nodes) {
-    for (const std::string& to : node.edges) {
-      if (!known(to) || to == kStart) {
-        return Status::InvalidArgument("edge " + name + " -> " + to +
-                                       ": unknown node '" + to + "'");
-      }
-    }
-    for (const BranchSpec& branch : node.branches) {
-      for (const std::string& to : branch.targets) {
-        if (!known(to) || to == kStart) {
-          return Status::InvalidArgument("conditional edge from " + name +
-                                         ": unknown target node '" + to + "'");
-        }
-      }
-    }
-    for (const std::string& to : node.destinations) {
-      if (!known(to) || to == kStart) {
-        return Status::InvalidArgument("node " + name +
-                                       ": unknown destination '" + to + "'");
-      }
-    }
-  }
-  const NodeSpec& start = spec->nodes.at(std::string(kStart));
-  if (start.edges.empty() && start.branches.empty()) {
-    return Status::InvalidArgument(
-        "graph has no entry: add an edge from START to a node");
-  }
+  return Status::OK();
+}
 
-  // Successors of each node for the reachability check; an open router
-  // (no declared targets) may go anywhere, END included.
-  std::map<std::string, std::set<std::string>> next;
-  for (const auto& [name, node] : spec->nodes) {
-    std::set<std::string>& out = next[name];
-    out.insert(node.edges.begin(), node.edges.end());
-    out.insert(node.destinations.begin(), node.destinations.end());
-    for (const BranchSpec& branch : node.branches) {
-      if (branch.targets.empty()) {
-        for (const auto& [other, unused] : spec->nodes) {
-          if (other != kStart) out.insert(other);
-        }
-        out.insert(std::string(kEnd));
-      }
-      out.insert(branch.targets.begin(), branch.targets.end());
-    }
-  }
-  // Nodes that reach END (fixed point over reversed edges).
-  std::set<std::string> reaches_end{std::string(kEnd)};
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const auto& [name, successors] : next) {
-      if (reaches_end.count(name) != 0) continue;
-      for (const std::string& to : successors) {
-        if (reaches_end.count(to) != 0) {
-          reaches_end.insert(name);
-          grew = true;
-          break;
-        }
-      }
-    }
-  }
-  // Every node reachable from START must be able to finish. Name a dead
-  // end (a node with no way out at all) first: that is the one to fix.
-  std::set<std::string> seen{std::string(kStart)};
-  std::deque<std::string> queue{std::string(kStart)};
-  std::vector<std::string> stuck;
-  while (!queue.empty()) {
-    std::string name = queue.front();
-    queue.pop_front();
-    if (reaches_end.count(name) == 0) stuck.push_back(name);
-    for (const std::string& to : next[name]) {
-      if (to != kEnd && seen.insert(to).second) queue.push_back(to);
-    }
-  }
-  if (!stuck.empty()) {
-    std::string culprit = stuck.front();
-    for (const std::string& name : stuck) {
-      if (next[name].empty()) culprit = name;
-    }
-    return Status::InvalidArgument(
-        culprit == kStart ? std::string("START has no path to END")
-                          : "node '" + culprit + "' has no path to END");
-  }
+}  // namespace
 
-  ChannelSpec ephemeral;
-  ephemeral.kind = ChannelKind::kEphemeral;
-  ChannelSpec topic;
-  topic.kind = ChannelKind::kTopic;
-  spec->internal_channels.emplace(std::string(kStart), ephemeral);
-  spec->internal_channels.emplace(std::string(kTasksChannel), topic);
-  for (const auto& [name, node] : spec->nodes) {
-    if (name != kStart) {
-      spec->internal_channels.emplace(TriggerChannel(name), ephemeral);
-    }
-  }
+Result<std::shared_ptr<const GraphSpec>> StateGraph::BuildSpec() const {
+  if (!first_error_.empty()) return Status::InvalidArgument(first_error_);
+  auto spec = std::make_shared<GraphSpec>(*spec_);
+  RP_RETURN_IF_ERROR(AttachEdges(edges_, branches_, *spec));
+  RP_RETURN_IF_ERROR(CheckTargets(*spec));
+  RP_RETURN_IF_ERROR(CheckEntry(*spec));
+  RP_RETURN_IF_ERROR(CheckEveryNodeCanFinish(*spec));
+  AddInternalChannels(*spec);
   return std::shared_ptr<const GraphSpec>(std::move(spec));
 }
 

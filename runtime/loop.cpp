@@ -1,4 +1,4 @@
-// The superstep cycle of Loop, running tasks, and storage by durability.
+// The superstep cycle of Loop and running its tasks.
 
 // clang-format off
 #include "rockpoint/runtime/asio.h"  // before any Asio header
@@ -24,16 +24,6 @@ std::string Describe(std::exception_ptr error) {
   }
 }
 
-// The writer's operation storing `request` (a put of one checkpoint).
-OrderedWriter::Op PutOp(PutRequest request) {
-  auto put = std::make_shared<const PutRequest>(std::move(request));
-  return [put](Checkpointer& store) {
-    return store
-        .Put(put->config, put->checkpoint, put->metadata, put->new_versions)
-        .status();
-  };
-}
-
 }  // namespace
 
 Awaitable<Result<RunOutcome>> RunLoop(const GraphSpec& spec, const RunEnv& env,
@@ -46,7 +36,8 @@ Loop::Loop(const GraphSpec& spec, const RunEnv& env, LoopRequest request)
     : spec_(spec),
       env_(env),
       request_(std::move(request)),
-      state_(&spec, request_.thread_id, request_.ns) {}
+      state_(&spec, request_.thread_id, request_.ns),
+      persistence_(MakePersistence(env, state_)) {}
 
 Value::Map Loop::RunMetadata() const {
   return Value::Map{{"parents", Value(request_.parents)},
@@ -56,72 +47,90 @@ Value::Map Loop::RunMetadata() const {
 Awaitable<Result<RunOutcome>> Loop::Run() {
   Status status = co_await Start();
   if (!status.ok()) co_return status;
-  RunOutcome outcome;
-  while (status.ok()) {
-    if (env_.stopping != nullptr && env_.stopping->load()) {
-      status = Status::Aborted("the runtime is shutting down");
-      break;
-    }
-    Result<std::vector<Task>> prepared = PrepareTasks(state_);
-    if (!prepared.ok()) {
-      status = prepared.status();
-      break;
-    }
-    std::vector<Task> tasks = std::move(prepared).value();
-    if (tasks.empty()) break;  // done
-    if (supersteps_ >= request_.recursion_limit) {
-      status = Status::Aborted("recursion limit of " +
-                               std::to_string(request_.recursion_limit) +
-                               " supersteps reached without reaching END");
-      break;
-    }
-    std::vector<TaskOutcome> outcomes(tasks.size());
-    status = PrepareOutcomes(tasks, outcomes);
-    if (!status.ok()) break;
-    co_await RunStep(tasks, outcomes);
-    NoteStepWrites(tasks, outcomes);
-
-    size_t failed = 0;
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      if (!outcomes[i].storage.ok() && status.ok())
-        status = outcomes[i].storage;
-      if (outcomes[i].kind == TaskOutcome::Kind::kError) {
-        if (failed++ == 0 && status.ok()) {
-          status = Status::Aborted("node '" + tasks[i].node +
-                                   "' failed: " + outcomes[i].error);
-        }
-      } else if (outcomes[i].kind == TaskOutcome::Kind::kInterrupted) {
-        for (const Value& record : outcomes[i].interrupts) {
-          outcome.interrupts.push_back(InterruptFromRecord(record));
-        }
-      }
-    }
-    if (failed > 1 && status.IsAborted()) {
-      status =
-          Status::Aborted(status.message() + " (and " +
-                          std::to_string(failed - 1) + " more failed tasks)");
-    }
-    if (!status.ok() || !outcome.interrupts.empty()) break;
-
-    std::vector<TaskWrites> writes;
-    writes.reserve(tasks.size());
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      writes.push_back(TaskWrites{
-          tasks[i].path, tasks[i].id, tasks[i].pull ? tasks[i].node : "",
-          tasks[i].triggers, std::move(outcomes[i].writes)});
-    }
-    status = state_.Apply(std::move(writes), /*end_of_step=*/true);
-    if (!status.ok()) break;
-    if (WritesSkipped()) state_.MarkWritesNotStored();
-    state_.BeginCheckpoint("loop", state_.step() + 1, RunMetadata());
-    status = co_await SaveCheckpoint();
-    first_step_ = false;
-    ++supersteps_;
+  std::vector<Interrupt> interrupts;
+  bool done = false;
+  while (status.ok() && !done && interrupts.empty()) {
+    status = co_await Superstep(interrupts, done);
   }
-  Status finished = co_await Finish();
+  Status finished = co_await persistence_->OnFinish();
   if (status.ok()) status = finished;
   if (!status.ok()) co_return status;
+  co_return Outcome(std::move(interrupts));
+}
+
+Awaitable<Status> Loop::Superstep(std::vector<Interrupt>& interrupts,
+                                  bool& done) {
+  if (env_.stopping != nullptr && env_.stopping->load()) {
+    co_return Status::Aborted("the runtime is shutting down");
+  }
+  RP_CO_ASSIGN_OR_RETURN(std::vector<Task> tasks, PrepareTasks(state_));
+  if (tasks.empty()) {
+    done = true;
+    co_return Status::OK();
+  }
+  if (supersteps_ >= request_.recursion_limit) {
+    co_return Status::Aborted("recursion limit of " +
+                              std::to_string(request_.recursion_limit) +
+                              " supersteps reached without reaching END");
+  }
+  std::vector<TaskOutcome> outcomes(tasks.size());
+  RP_CO_RETURN_IF_ERROR(PrepareOutcomes(tasks, outcomes));
+  co_await RunStep(tasks, outcomes);
+  persistence_->OnStepWrites(tasks, outcomes);
+  RP_CO_RETURN_IF_ERROR(StepStatus(tasks, outcomes, interrupts));
+  if (!interrupts.empty()) co_return Status::OK();
+
+  RP_CO_RETURN_IF_ERROR(ApplyStep(tasks, outcomes));
+  state_.BeginCheckpoint("loop", state_.step() + 1, RunMetadata());
+  Status saved = co_await persistence_->OnCheckpoint();
+  persistence_->set_replaying(false);
+  resuming_ = false;
+  ++supersteps_;
+  co_return saved;
+}
+
+Status Loop::StepStatus(const std::vector<Task>& tasks,
+                        const std::vector<TaskOutcome>& outcomes,
+                        std::vector<Interrupt>& interrupts) const {
+  Status status;
+  size_t failed = 0;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (!outcomes[i].storage.ok() && status.ok()) status = outcomes[i].storage;
+    if (outcomes[i].kind == TaskOutcome::Kind::kError) {
+      if (failed++ == 0 && status.ok()) {
+        status = Status::Aborted("node '" + tasks[i].node +
+                                 "' failed: " + outcomes[i].error);
+      }
+    } else if (outcomes[i].kind == TaskOutcome::Kind::kInterrupted) {
+      for (const Value& record : outcomes[i].interrupts) {
+        interrupts.push_back(InterruptFromRecord(record));
+      }
+    }
+  }
+  if (failed > 1 && status.IsAborted()) {
+    status =
+        Status::Aborted(status.message() + " (and " +
+                        std::to_string(failed - 1) + " more failed tasks)");
+  }
+  return status;
+}
+
+Status Loop::ApplyStep(const std::vector<Task>& tasks,
+                       std::vector<TaskOutcome>& outcomes) {
+  std::vector<TaskWrites> writes;
+  writes.reserve(tasks.size());
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    writes.push_back(TaskWrites{
+        tasks[i].path, tasks[i].id, tasks[i].pull ? tasks[i].node : "",
+        tasks[i].triggers, std::move(outcomes[i].writes)});
+  }
+  return state_.Apply(std::move(writes), /*end_of_step=*/true);
+}
+
+RunOutcome Loop::Outcome(std::vector<Interrupt> interrupts) const {
+  RunOutcome outcome;
   outcome.values = state_.UserState();
+  outcome.interrupts = std::move(interrupts);
   outcome.config =
       CheckpointConfig{request_.thread_id, request_.ns, std::nullopt};
   if (env_.storage != nullptr && state_.has_checkpoint()) {
@@ -129,7 +138,7 @@ Awaitable<Result<RunOutcome>> Loop::Run() {
   }
   outcome.run_id = request_.run_id;
   outcome.supersteps = supersteps_;
-  co_return outcome;
+  return outcome;
 }
 
 Status Loop::PrepareOutcomes(const std::vector<Task>& tasks,
@@ -142,7 +151,7 @@ Status Loop::PrepareOutcomes(const std::vector<Task>& tasks,
       outcomes[i].child_resume = it->second;
     }
   }
-  if (!resuming_ || !first_step_) return Status::OK();
+  if (!resuming_) return Status::OK();
   // Tasks whose writes are stored finished before: reuse, do not rerun.
   for (size_t i = 0; i < tasks.size(); ++i) {
     TaskOutcome& outcome = outcomes[i];
@@ -195,11 +204,7 @@ Awaitable<void> Loop::RunTask(const Task& task,
   } else {
     RunNodeTask(state_, task, *input, outcome);
   }
-  if (durability() != Durability::kExit) {
-    std::vector<ChannelWrite> writes = StoredWrites(outcome);
-    outcome.storage =
-        co_await StoreWrites(task.id, task.path, std::move(writes));
-  }
+  outcome.storage = co_await persistence_->OnTaskWrites(task, outcome);
 }
 
 Awaitable<void> Loop::RunSubgraphTask(const Task& task, const State& input,
@@ -215,7 +220,8 @@ Awaitable<void> Loop::RunSubgraphTask(const Task& task, const State& input,
   request.parents = request_.parents;
   request.parents[state_.ns()] = Value(state_.checkpoint_id());
   request.subgraph = true;
-  request.fresh = WritesSkipped();
+  // What the namespace stores belongs to the history being replayed.
+  request.fresh = persistence_->replaying();
   State child_input;
   for (const auto& [key, value] : task.pull ? input : task.arg) {
     if (child.IsUserChannel(key)) child_input.emplace(key, value);
@@ -254,93 +260,6 @@ Awaitable<void> Loop::RunSubgraphTask(const Task& task, const State& input,
   }
   outcome.kind = TaskOutcome::Kind::kDone;
   outcome.writes = std::move(writes);
-}
-
-Awaitable<Status> Loop::StoreWrites(std::string task_id, std::string path,
-                                    std::vector<ChannelWrite> writes) {
-  if (env_.storage == nullptr || writes.empty() || WritesSkipped()) {
-    co_return Status::OK();
-  }
-  if (durability() == Durability::kExit) {
-    exit_writes_.push_back(
-        BufferedWrites{std::move(task_id), std::move(path), std::move(writes)});
-    co_return Status::OK();
-  }
-  CheckpointConfig config{request_.thread_id, request_.ns,
-                          state_.checkpoint_id()};
-  OrderedWriter::Op op = [config = std::move(config),
-                          writes = std::move(writes),
-                          task_id = std::move(task_id),
-                          path = std::move(path)](Checkpointer& store) {
-    return store.PutWrites(config, writes, task_id, path);
-  };
-  if (durability() == Durability::kSync) {
-    co_return co_await env_.writer->Execute(std::move(op));
-  }
-  co_return co_await env_.writer->Enqueue(std::move(op));
-}
-
-void Loop::NoteStepWrites(const std::vector<Task>& tasks,
-                          const std::vector<TaskOutcome>& outcomes) {
-  if (env_.storage == nullptr) return;
-  if (WritesSkipped()) {
-    state_.MarkWritesNotStored();
-    return;
-  }
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    const TaskOutcome& outcome = outcomes[i];
-    if (outcome.restored || outcome.kind == TaskOutcome::Kind::kPending) {
-      continue;
-    }
-    std::vector<ChannelWrite> writes = StoredWrites(outcome);
-    if (durability() == Durability::kExit) {
-      exit_writes_.push_back(
-          BufferedWrites{tasks[i].id, tasks[i].path, std::move(writes)});
-    } else if (state_.current_is_persisted()) {
-      state_.NoteStoredWrites(writes);
-    }
-  }
-}
-
-Awaitable<Status> Loop::SaveCheckpoint() {
-  if (env_.storage == nullptr) co_return Status::OK();
-  if (durability() == Durability::kExit) {
-    // Only the run's last checkpoint is stored, so the writes that lead to
-    // it from the stored parent are not: it must hold full values.
-    state_.MarkWritesNotStored();
-    exit_writes_.clear();
-    co_return Status::OK();
-  }
-  RP_CO_ASSIGN_OR_RETURN(PutRequest built, state_.BuildPut());
-  OrderedWriter::Op op = PutOp(std::move(built));
-  if (durability() == Durability::kSync) {
-    co_return co_await env_.writer->Execute(std::move(op));
-  }
-  co_return co_await env_.writer->Enqueue(std::move(op));
-}
-
-Awaitable<Status> Loop::Finish() {
-  if (env_.storage == nullptr) co_return Status::OK();
-  if (durability() == Durability::kExit) {
-    if (state_.has_checkpoint() && !state_.current_is_persisted()) {
-      RP_CO_ASSIGN_OR_RETURN(PutRequest built, state_.BuildPut());
-      Status queued = co_await env_.writer->Enqueue(PutOp(std::move(built)));
-      if (!queued.ok()) co_return queued;
-    }
-    CheckpointConfig config{request_.thread_id, request_.ns,
-                            state_.checkpoint_id()};
-    for (BufferedWrites& buffered : exit_writes_) {
-      OrderedWriter::Op op =
-          [config, buffered = std::move(buffered)](Checkpointer& store) {
-            return store.PutWrites(config, buffered.writes, buffered.task_id,
-                                   buffered.path);
-          };
-      Status queued = co_await env_.writer->Enqueue(std::move(op));
-      if (!queued.ok()) co_return queued;
-    }
-    exit_writes_.clear();
-  }
-  co_return env_.writer->first_error();
 }
 
 }  // namespace rockpoint::runtime

@@ -6,8 +6,8 @@
 // (new values -> an "input" checkpoint; a Command or nothing -> resume at the
 // checkpoint); then repeat: prepare the tasks, run them in parallel on the
 // task executor, store each finished task's writes at once, apply all writes
-// through the channels and make a "loop" checkpoint. Storage follows the
-// durability mode through the run's OrderedWriter.
+// through the channels and make a "loop" checkpoint. What is stored, and
+// when, follows the durability mode: see persistence.h.
 //
 // Thread-safety: one loop is one coroutine; its tasks run in parallel and
 // only read the loop's state while it waits for them.
