@@ -15,6 +15,7 @@
 // spread; compare ratios within a run.
 //
 //   node bench/compare.mjs [--n=5000] [--value-bytes=1024] [--runs=3]
+//                          [--sections=latency,breakdown,throughput,delay]
 //
 // Savers: MemorySaver; SqliteSaver on a file (WAL; better-sqlite3 builds
 // SQLite with WAL synchronous=NORMAL, so a commit does not fsync: compare it
@@ -31,6 +32,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 
 import { MemorySaver, uuid6 } from "@langchain/langgraph-checkpoint";
 
+import { toTuple } from "../src/codec.js";
 import { RockpointSaver } from "../src/index.js";
 import { loadNative } from "../src/native.js";
 
@@ -42,6 +44,9 @@ const args = Object.fromEntries(
 );
 const N = Number(args.n ?? 5000);
 const RUNS = Number(args.runs ?? 3);
+const SECTIONS = new Set(
+  (args.sections ?? "latency,breakdown,throughput,delay").split(","),
+);
 const VALUE_BYTES = Number(args["value-bytes"] ?? 1024);
 const WARMUP = Math.min(100, Math.floor(N / 10));
 
@@ -183,6 +188,8 @@ async function readBreakdown(dir) {
   const byId = (i) => configs[(i * 7919) % configs.length];
   const count = Math.min(N, 5000);
   const out = { hop: [], engine: [], engineAsync: [], js: [], saver: [] };
+  const serde = saver.serde;
+  const legacy = { readRaw: () => null, nextVersion: () => "1" };
   for (let run = 0; run < RUNS; run++) {
     if (run > 0) saver = await RockpointSaver.open(dir, { syncWrites: false });
     const saverUs = await perCall(count, (i) => saver.getTuple(byId(i)));
@@ -193,12 +200,14 @@ async function readBreakdown(dir) {
     const ping = await perCall(count, () => native.ping());
     const sync = await perCall(count, (i) => native.getTupleSync(byId(i).configurable));
     const viaPool = await perCall(count, (i) => native.getTuple(byId(i).configurable));
+    const raws = configs.slice(0, 500).map((c) => native.getTupleSync(c.configurable));
+    const js = await perCall(count, (i) => toTuple(serde, raws[i % raws.length], legacy));
     await native.close();
     out.hop.push(ping - pingSync);
     out.engine.push(sync);
     out.engineAsync.push(viaPool);
     out.saver.push(saverUs);
-    out.js.push(saverUs - sync);
+    out.js.push(js);
   }
   return out;
 }
@@ -261,7 +270,7 @@ const throughput = {};
 const delays = {};
 try {
   const perRun = new Map();
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0; run < (SECTIONS.has("latency") ? RUNS : 0); run++) {
     for (const [name, make] of savers) {
       if (name === SQLITE && !SqliteSaver) {
         if (run === 0) {
@@ -290,15 +299,17 @@ try {
     }
     table.set(name, merged);
   }
-  process.stderr.write("compare: read breakdown...\n");
-  Object.assign(breakdown, await readBreakdown(path.join(tmp, "breakdown")));
+  if (SECTIONS.has("breakdown")) {
+    process.stderr.write("compare: read breakdown...\n");
+    Object.assign(breakdown, await readBreakdown(path.join(tmp, "breakdown")));
+  }
   process.stderr.write("compare: synced put throughput...\n");
   const cases = [
     ["fsync, 1 writer", 1, {}],
     ["fsync, 8 writers", 8, {}],
     ["no fsync, 1 writer (JS-thread ceiling)", 1, { syncWrites: false }],
   ];
-  for (const [name, writers, options] of cases) {
+  for (const [name, writers, options] of SECTIONS.has("throughput") ? cases : []) {
     const samples = [];
     for (let run = 0; run < RUNS; run++) {
       const dir = path.join(tmp, `tp-${writers}-${run}-${samples.length}`);
@@ -308,73 +319,86 @@ try {
     throughput[name] = median(samples);
   }
   process.stderr.write("compare: event-loop delay...\n");
-  delays["RocksDB, fsync"] = await loopDelay(path.join(tmp, "delay-sync"), {}, 10000);
-  delays["RocksDB, no fsync"] = await loopDelay(
+  if (SECTIONS.has("delay")) delays["RocksDB, fsync"] = await loopDelay(path.join(tmp, "delay-sync"), {}, 10000);
+  if (SECTIONS.has("delay")) delays["RocksDB, no fsync"] = await loopDelay(
     path.join(tmp, "delay-nosync"),
     { syncWrites: false },
     10000,
   );
-  delays["no puts (machine baseline)"] = await loopDelay(
-    null,
-    null,
-    0,
-    delays["RocksDB, fsync"].millis,
-  );
+  if (SECTIONS.has("delay")) {
+    delays["no puts (machine baseline)"] = await loopDelay(
+      null,
+      null,
+      0,
+      delays["RocksDB, fsync"].millis,
+    );
+  }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
 const fmt = (us) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`);
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
-console.log(
-  `\nLatency per awaited call, Node ${process.version}, N=${N}, state ≈ ${VALUE_BYTES} B, ` +
-    `median of ${RUNS} runs' medians ` +
-    `(ratio = median / that saver's median; < 1 is faster). SqliteSaver does ` +
-    `not fsync per commit (WAL, synchronous=NORMAL).\n`,
-);
-console.log("| operation | saver | median | p99 | vs MemorySaver | vs SqliteSaver |");
-console.log("|---|---|---:|---:|---:|---:|");
-const operations = Object.keys(table.get("MemorySaver"));
-for (const op of operations) {
-  const memory = table.get("MemorySaver")[op].median;
-  const sqlite = table.get(SQLITE)?.[op].median ?? NaN;
-  for (const [name, results] of table) {
-    const { median, p99 } = results[op];
-    console.log(
-      `| ${op} | ${name} | ${fmt(median)} | ${fmt(p99)} | ${ratio(median, memory)} | ${ratio(median, sqlite)} |`,
-    );
+if (SECTIONS.has("latency")) {
+  console.log(
+    `\nLatency per awaited call, Node ${process.version}, N=${N}, state ≈ ${VALUE_BYTES} B, ` +
+      `median of ${RUNS} runs' medians ` +
+      `(ratio = median / that saver's median; < 1 is faster). SqliteSaver does ` +
+      `not fsync per commit (WAL, synchronous=NORMAL).\n`,
+  );
+  console.log("| operation | saver | median | p99 | vs MemorySaver | vs SqliteSaver |");
+  console.log("|---|---|---:|---:|---:|---:|");
+  const operations = Object.keys(table.get("MemorySaver"));
+  for (const op of operations) {
+    const memory = table.get("MemorySaver")[op].median;
+    const sqlite = table.get(SQLITE)?.[op].median ?? NaN;
+    for (const [name, results] of table) {
+      const { median, p99 } = results[op];
+      console.log(
+        `| ${op} | ${name} | ${fmt(median)} | ${fmt(p99)} | ${ratio(median, memory)} | ${ratio(median, sqlite)} |`,
+      );
+    }
   }
+
 }
 
 const us = (values) => `${median(values).toFixed(1)} µs`;
-console.log(
-  `\nWhere a rockpoint getTuple (by id, RocksDB, 1 KB state) goes, µs per call, ` +
-    `median of ${RUNS} runs:\n`,
-);
-console.log("| part | µs |");
-console.log("|---|---:|");
-console.log(`| hop to a pool thread and back (empty call: async − sync) | ${us(breakdown.hop)} |`);
-console.log(`| engine read + C++ → JS conversion (getTupleSync) | ${us(breakdown.engine)} |`);
-console.log(`| the same through the libuv pool (getTuple, the old path) | ${us(breakdown.engineAsync)} |`);
-console.log(`| JS conversion (serde loads, tuple) = saver.getTuple − getTupleSync | ${us(breakdown.js)} |`);
-console.log(`| saver.getTuple | ${us(breakdown.saver)} |`);
+if (SECTIONS.has("breakdown")) {
+  console.log(
+    `\nWhere a rockpoint getTuple (by id, RocksDB, 1 KB state) goes, µs per call, ` +
+      `median of ${RUNS} runs:\n`,
+  );
+  console.log("| part | µs |");
+  console.log("|---|---:|");
+  console.log(`| hop to a pool thread and back (empty call: async − sync) | ${us(breakdown.hop)} |`);
+  console.log(`| engine read + C++ → JS conversion (getTupleSync) | ${us(breakdown.engine)} |`);
+  console.log(`| the same through the libuv pool (getTuple, the old path) | ${us(breakdown.engineAsync)} |`);
+  console.log(`| JS conversion of the raw tuple (serde loads, tuple building) | ${us(breakdown.js)} |`);
+  console.log(`| saver.getTuple | ${us(breakdown.saver)} |`);
 
-console.log(`\nSynced puts (fsync per write), puts/s, median of ${RUNS} runs:\n`);
-console.log("| writers | puts/s | vs fsync, 1 writer |");
-console.log("|---|---:|---:|");
-const single = throughput["fsync, 1 writer"];
-for (const [name, value] of Object.entries(throughput)) {
-  console.log(`| ${name} | ${value.toFixed(0)} | ${(value / single).toFixed(2)}× |`);
 }
 
-console.log(
-  "\nEvent-loop delay during 10,000 awaited puts, a loop turn after each " +
-    "(monitorEventLoopDelay, resolution 1 ms):\n",
-);
-console.log("| run | max | p99 | mean |");
-console.log("|---|---:|---:|---:|");
-for (const [name, d] of Object.entries(delays)) {
+if (SECTIONS.has("throughput")) {
+  console.log(`\nSynced puts (fsync per write), puts/s, median of ${RUNS} runs:\n`);
+  console.log("| writers | puts/s | vs fsync, 1 writer |");
+  console.log("|---|---:|---:|");
+  const single = throughput["fsync, 1 writer"];
+  for (const [name, value] of Object.entries(throughput)) {
+    console.log(`| ${name} | ${value.toFixed(0)} | ${(value / single).toFixed(2)}× |`);
+  }
+
+}
+
+if (SECTIONS.has("delay")) {
   console.log(
-    `| ${name} | ${d.max.toFixed(2)} ms | ${d.p99.toFixed(2)} ms | ${d.mean.toFixed(2)} ms |`,
+    "\nEvent-loop delay during 10,000 awaited puts, a loop turn after each " +
+      "(monitorEventLoopDelay, resolution 1 ms):\n",
   );
+  console.log("| run | max | p99 | mean |");
+  console.log("|---|---:|---:|---:|");
+  for (const [name, d] of Object.entries(delays)) {
+    console.log(
+      `| ${name} | ${d.max.toFixed(2)} ms | ${d.p99.toFixed(2)} ms | ${d.mean.toFixed(2)} ms |`,
+    );
+  }
 }
