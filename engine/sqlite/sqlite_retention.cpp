@@ -2,9 +2,9 @@
 // transaction per call.
 //
 // delete_for_runs and prune(keep_latest) re-derive, per affected (thread,
-// ns), which checkpoints the survivors' delta histories need (CONTRACT.md,
-// brief "Delta safety"): the namespace's headers and the emptiness of its
-// blobs are read once, the walk runs in memory, and only the changes are
+// ns), which checkpoints the survivors' delta histories need
+// (docs/CONTRACT.md "Delta safety"): the namespace's headers and the emptiness
+// of its blobs are read once, the walk runs in memory, and only the changes are
 // written back.
 #include <map>
 #include <set>

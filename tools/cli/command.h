@@ -1,4 +1,4 @@
-// The CLI is a table of commands (STYLE.md item 10): each command is one
+// The CLI is a table of commands: each command is one
 // class with a name, a one-line help, its flags, the access it needs to the
 // store, and Run. main.cpp builds the argument parser from the table
 // (command_table.cpp), opens the store with the command's access, runs it,
