@@ -18,13 +18,14 @@
 #include <vector>
 
 #include "rockpoint/status.h"
+#include "rockpoint/version.h"
 #include "tools/cli/render.h"
 #include "tools/cli/store.h"
 #include "tools/cli/value_json.h"
 
 namespace rockpoint::cli {
 
-inline constexpr const char* kVersion = "rockpoint 0.1.0";
+inline const std::string kVersionLine = std::string("rockpoint ") + kVersion;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;
 inline constexpr int kExitUnsound = 2;
