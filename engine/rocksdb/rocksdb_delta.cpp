@@ -82,13 +82,13 @@ bool InMember(std::string_view rest, std::string_view element) {
 
 // Stage 2: the writes of chain[0..longest), oldest member first, into the
 // walks' histories. A channel takes the writes of chain[0..span).
-// REQUIRES: `scan` covers NamespacePrefix(kWriteTag, thread, ns).
+// REQUIRES: `scan` covers NamespacePrefix(kWriteTag, thread, ns), forward.
 Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
                        size_t longest, std::vector<ChannelWalk>& walks) {
   // WritePrefix(thread, ns, id) = the scan's prefix + the id element; keys
   // are compared past the scan's prefix, which they all share.
-  const size_t base = scan.prefix.size();
-  const auto rest = [&] { return scan.it->key().ToStringView().substr(base); };
+  const size_t base = scan.prefix().size();
+  const auto rest = [&] { return scan.key().substr(base); };
   // The iterator sits at the first key >= the previous member's end
   // (`floor` + 0xff; none before it is skipped), so a member whose prefix
   // is >= that and <= the current key needs no seek: on a linear history
@@ -105,15 +105,14 @@ Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
     const bool in_place = positioned && AtOrAfterEnd(element, floor) &&
                           (!scan.Valid() || rest() >= element);
     if (!in_place) {
-      seek_key.assign(scan.prefix).append(element);
-      scan.Seek(seek_key);
+      seek_key.assign(scan.prefix()).append(element);
+      scan.SeekTo(seek_key);
     }
     positioned = true;
     floor = element;
-    for (; scan.Valid() && InMember(rest(), element); scan.it->Next()) {
-      const std::string_view key = scan.it->key().ToStringView();
-      Status decoded = serde::DecodeWriteRecordView(
-          scan.it->value().ToStringView(), &record);
+    for (; scan.Valid() && InMember(rest(), element); scan.Next()) {
+      const std::string_view key = scan.key();
+      Status decoded = serde::DecodeWriteRecordView(scan.value(), &record);
       if (!decoded.ok()) {
         return layout::CorruptionAt("write record", key, decoded);
       }
@@ -164,7 +163,8 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
   // Stage 1: the target, then its ancestors.
   delta_walk::AncestorScan ancestors(
       Scan(checkpoints, read,
-           layout::NamespacePrefix(layout::kCheckpointTag, thread, ns)));
+           layout::NamespacePrefix(layout::kCheckpointTag, thread, ns),
+           ScanOrder::kReverse));
   serde::CheckpointHeaderView header;  // reused for every member
   delta_walk::CycleGuard visited;
   if (config.checkpoint_id) {
@@ -276,9 +276,9 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
     longest = std::max(longest, walk.span);
     walk.history->seed = std::move(walk.seed);
   }
-  auto pending_writes = Scan(
+  PrefixScan pending_writes = Scan(
       writes, read, layout::NamespacePrefix(layout::kWriteTag, thread, ns));
-  RP_RETURN_IF_ERROR(ReadChainWrites(*pending_writes, chain, longest, walks));
+  RP_RETURN_IF_ERROR(ReadChainWrites(pending_writes, chain, longest, walks));
   return result;
 }
 

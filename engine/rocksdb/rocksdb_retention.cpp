@@ -54,13 +54,12 @@ Status RocksDbCheckpointer::Impl::DeleteForRuns(
   {
     ScopedSnapshot snapshot(db.get());
     for (const std::string& run_id : runs) {
-      auto scan = Scan(index, snapshot.Read(), layout::RunPrefix(run_id));
-      for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-        RP_ASSIGN_OR_RETURN(
-            auto parts, layout::ParseRunKey(scan->it->key().ToStringView()));
+      PrefixScan scan = Scan(index, snapshot.Read(), layout::RunPrefix(run_id));
+      for (PrefixScan::Entry entry : scan) {
+        RP_ASSIGN_OR_RETURN(auto parts, layout::ParseRunKey(entry.key()));
         families.emplace(std::move(parts.thread), std::move(parts.ns));
       }
-      RP_RETURN_IF_ERROR(scan->status("scan run index"));
+      RP_RETURN_IF_ERROR(scan.status("scan run index"));
     }
   }
   if (families.empty()) return Status::OK();
@@ -103,24 +102,24 @@ Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
   // may need replacing.
   std::map<std::string, serde::CheckpointRecord> existing;
   {
-    auto scan = Scan(checkpoints, read,
-                     layout::ThreadPrefix(layout::kCheckpointTag, target));
-    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-      auto record =
-          serde::DecodeCheckpointRecord(scan->it->value().ToStringView());
+    PrefixScan scan =
+        Scan(checkpoints, read,
+             layout::ThreadPrefix(layout::kCheckpointTag, target));
+    for (PrefixScan::Entry entry : scan) {
+      auto record = serde::DecodeCheckpointRecord(entry.value());
       if (record.ok()) {
-        existing.emplace(scan->it->key().ToString(), std::move(*record));
+        existing.emplace(std::string(entry.key()), std::move(*record));
       }
     }
-    RP_RETURN_IF_ERROR(scan->status("copy_thread"));
+    RP_RETURN_IF_ERROR(scan.status("copy_thread"));
   }
 
   // Records: copied byte for byte (they do not name their thread).
-  auto records = Scan(checkpoints, read,
-                      layout::ThreadPrefix(layout::kCheckpointTag, source));
-  for (records->Seek(records->prefix); records->Valid(); records->it->Next()) {
-    const std::string_view key = records->it->key().ToStringView();
-    const std::string_view value = records->it->value().ToStringView();
+  PrefixScan records = Scan(
+      checkpoints, read, layout::ThreadPrefix(layout::kCheckpointTag, source));
+  for (PrefixScan::Entry entry : records) {
+    const std::string_view key = entry.key();
+    const std::string_view value = entry.value();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
     RP_ASSIGN_OR_RETURN(auto record, DecodeRecordAt(key, value));
     const std::string& ns = parts.ns;
@@ -147,36 +146,35 @@ Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
       if (run_id) batch.Put(index, layout::RunKey(*run_id, target, ns, id), "");
     }
   }
-  RP_RETURN_IF_ERROR(records->status("copy_thread"));
+  RP_RETURN_IF_ERROR(records.status("copy_thread"));
 
   // Blobs: the target ends up with the source's value under each copied
   // key, so copies read exactly what the source reads.
-  auto values =
+  PrefixScan values =
       Scan(blobs, read, layout::ThreadPrefix(layout::kBlobTag, source));
-  for (values->Seek(values->prefix); values->Valid(); values->it->Next()) {
+  for (PrefixScan::Entry entry : values) {
     batch.Put(blobs,
-              layout::WithThread(values->it->key().ToStringView(),
-                                 layout::kBlobTag, source, target),
-              values->it->value());
+              layout::WithThread(entry.key(), layout::kBlobTag, source, target),
+              entry.value());
   }
-  RP_RETURN_IF_ERROR(values->status("copy_thread"));
+  RP_RETURN_IF_ERROR(values.status("copy_thread"));
 
   // Writes: the source's writes of a checkpoint replace the target's writes
   // of that checkpoint as a whole.
   std::set<std::string> target_writes;
   {
-    auto scan =
+    PrefixScan scan =
         Scan(writes, read, layout::ThreadPrefix(layout::kWriteTag, target));
-    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-      target_writes.insert(scan->it->key().ToString());
+    for (PrefixScan::Entry entry : scan) {
+      target_writes.insert(std::string(entry.key()));
     }
-    RP_RETURN_IF_ERROR(scan->status("copy_thread"));
+    RP_RETURN_IF_ERROR(scan.status("copy_thread"));
   }
   std::string group;  // WritePrefix of the checkpoint being copied
-  auto pending =
+  PrefixScan pending =
       Scan(writes, read, layout::ThreadPrefix(layout::kWriteTag, source));
-  for (pending->Seek(pending->prefix); pending->Valid(); pending->it->Next()) {
-    const std::string_view key = pending->it->key().ToStringView();
+  for (PrefixScan::Entry entry : pending) {
+    const std::string_view key = entry.key();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
     std::string prefix =
         layout::WritePrefix(target, parts.ns, parts.checkpoint_id);
@@ -190,9 +188,9 @@ Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
     }
     batch.Put(writes,
               layout::WithThread(key, layout::kWriteTag, source, target),
-              pending->it->value());
+              entry.value());
   }
-  RP_RETURN_IF_ERROR(pending->status("copy_thread"));
+  RP_RETURN_IF_ERROR(pending.status("copy_thread"));
   return Write(batch, "copy_thread");
 }
 
