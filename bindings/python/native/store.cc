@@ -1,6 +1,7 @@
 #include "native/store.h"
 
 #include <Python.h>
+#include <nanobind/stl/string.h>
 
 #include <algorithm>
 #include <utility>
