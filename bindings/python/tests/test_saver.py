@@ -73,7 +73,26 @@ def test_bad_input_raises_and_writes_nothing(saver: RockpointSaver) -> None:
         saver.prune(["t"], strategy="sideways")
     with pytest.raises(TypeError):
         saver.put({"configurable": {"thread_id": "t"}}, "nope", {}, {})  # type: ignore[arg-type]
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    with pytest.raises(ValueError, match="nested too deeply"):
+        _put(saver, "t", cyclic)
+    cp = empty_checkpoint()
+    with pytest.raises(ValueError, match="new_versions"):
+        saver.put({"configurable": {"thread_id": "t"}}, cp, {}, {"c": 1.5})
+    with pytest.raises(TypeError):
+        saver.put_writes(
+            {"configurable": {"thread_id": "t", "checkpoint_id": "x"}}, [("c",)], "task"
+        )
+    with pytest.raises(TypeError):
+        saver.delete_for_runs("not-a-list")
     assert list(saver.list(None)) == []
+    # Values the engine cannot hold as such go through the serde and round-trip.
+    odd = _put(saver, "t", {"keys": {1: "one"}, "when": (1, 2)})
+    stored = saver.get_tuple(odd)
+    assert stored is not None
+    assert stored.metadata["keys"] == {1: "one"} and stored.metadata["when"] == [1, 2]
+    assert len(list(saver.list(None, filter={"keys": {1: "one"}}))) == 1
     assert issubclass(InvalidArgumentError, RockpointError)
 
 
@@ -113,6 +132,7 @@ def test_second_process_gets_busy_naming_the_lock(store_path: str) -> None:
         assert child.returncode != 0
         assert "BusyError" in child.stderr
         assert "locked by another process" in child.stderr and store_path in child.stderr
+        assert f"lock file {store_path}/LOCK" in child.stderr
     # Released on close: this process reopens it.
     RockpointSaver.open(store_path).close()
 

@@ -22,6 +22,7 @@ at a time; a second process gets BusyError naming the lock.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
@@ -41,6 +42,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from langgraph.checkpoint.rockpoint import _native
 from langgraph.checkpoint.rockpoint._shared import SharedStore
+from langgraph.checkpoint.rockpoint.errors import BusyError
 
 MEMORY = ":memory:"
 
@@ -108,14 +110,21 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         write-ahead log is fsynced (concurrent writers share fsyncs).
         Raises BusyError if another process holds the store.
         """
-        native = _native.Store.open_rocksdb(
-            str(path),
-            sync_writes,
-            create_if_missing,
-            read_only,
-            blob_file_min_bytes,
-            block_cache_bytes,
-        )
+        try:
+            native = _native.Store.open_rocksdb(
+                str(path),
+                sync_writes,
+                create_if_missing,
+                read_only,
+                blob_file_min_bytes,
+                block_cache_bytes,
+            )
+        except BusyError as error:
+            lock = os.path.join(str(path), "LOCK")
+            raise BusyError(
+                f"{error} (the lock is the RocksDB lock file {lock}; "
+                "close the saver that holds it)"
+            ) from None
         return cls(SharedStore(native, str(path)), serde=serde)
 
     @classmethod
