@@ -92,6 +92,23 @@ def _hop(saver: RockpointSaver) -> dict[str, float]:
         executor.shutdown()
 
 
+def _fdatasync_floor(work: Path, n: int) -> float:
+    """Median µs of appending 1 KB to a file and fdatasync-ing it: the floor
+    of one durable commit on this file system."""
+    path = work / "fdatasync-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        times = []
+        for _ in range(n):
+            start = time.perf_counter_ns()
+            os.write(fd, b"x" * 1024)
+            os.fdatasync(fd)
+            times.append((time.perf_counter_ns() - start) / 1000)
+        return statistics.median(times)
+    finally:
+        os.close(fd)
+
+
 def _commit() -> str:
     try:
         return subprocess.run(
@@ -147,17 +164,20 @@ def main() -> None:
     _measure("delta history, 1,000 ancestors", subjects, ops, count(False, slow=True), rounds, samples)
     ops = {i: workload.setup_graph_step(s.saver) for i, s in enumerate(subjects)}
     _measure("graph step (3-node invoke)", subjects, ops, count(True), rounds, samples)
+    floor = _fdatasync_floor(work, 50 if args.quick else 300)
     hop = _hop(next(s.saver for s in subjects if s.name == "rockpoint" and s.durability == "fsync"))
     elapsed = time.time() - started
     for s in subjects:
         s.close()
 
-    report = _report(samples, hop, elapsed, args)
+    report = _report(samples, hop, floor, elapsed, args)
     print(report)
     Path(args.out).write_text(report)
 
 
-def _report(samples: Samples, hop: dict[str, float], elapsed: float, args: Any) -> str:
+def _report(
+    samples: Samples, hop: dict[str, float], floor: float, elapsed: float, args: Any
+) -> str:
     med = {k: statistics.median(v) for k, v in samples.items()}
     lines = [
         f"Run: {time.strftime('%Y-%m-%d %H:%M')} at {_commit()}, {platform.machine()}, "
@@ -200,6 +220,7 @@ def _report(samples: Samples, hop: dict[str, float], elapsed: float, args: Any) 
         if op in ("get_tuple latest", "list(limit=10)") or op.startswith("delta"):
             r = rp / mem
             lines.append(f"- {op}: faster than inmemory: {'met' if r < 1 else 'MISSED'} ({r:.2f})")
+    lines += ["", f"fdatasync floor (1 KB append + fdatasync, same file system): {floor:,.1f} µs median."]
     lines += ["", "Async hop (rockpoint, RocksDB store, medians in µs): " + ", ".join(
         f"{k} {v:.1f}" for k, v in hop.items())]
     return "\n".join(lines) + "\n"

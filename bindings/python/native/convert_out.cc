@@ -151,9 +151,15 @@ nb::object TupleToPy(const CheckpointTuple& tuple, const Serde& serde) {
   if (tuple.parent_config && tuple.parent_config->checkpoint_id) {
     parent = ConfigToPy(thread, ns, *tuple.parent_config->checkpoint_id);
   }
-  return TupleClass()(ConfigToPy(thread, ns, *tuple.config.checkpoint_id),
-                      checkpoint, MetadataToPy(tuple.metadata, serde), parent,
-                      writes);
+  // tuple.__new__(CheckpointTuple, items): what the namedtuple's own
+  // __new__ does, without its Python frame.
+  nb::object args = nb::make_tuple(nb::make_tuple(
+      ConfigToPy(thread, ns, *tuple.config.checkpoint_id), checkpoint,
+      MetadataToPy(tuple.metadata, serde), parent, writes));
+  PyObject* out = PyTuple_Type.tp_new(
+      reinterpret_cast<PyTypeObject*>(TupleClass().ptr()), args.ptr(), nullptr);
+  if (out == nullptr) throw nb::python_error();
+  return nb::steal(out);
 }
 
 nb::dict DeltaHistoryToPy(const DeltaHistory& history,
