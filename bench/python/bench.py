@@ -27,9 +27,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 import workload  # noqa: E402
-from savers import Subject, make_subjects  # noqa: E402
-
 from langgraph.checkpoint.rockpoint import RockpointSaver  # noqa: E402
+from savers import Subject, make_subjects  # noqa: E402
 
 Samples = dict[tuple[str, str, str], list[float]]  # (op, saver, class) -> µs
 
@@ -71,7 +70,11 @@ def _hop(saver: RockpointSaver) -> dict[str, float]:
 
     async def run() -> dict[str, float]:
         loop = asyncio.get_running_loop()
-        out: dict[str, list[float]] = {"executor hop (no-op)": [], "get_tuple inline": [], "aget_tuple (off loop)": []}
+        out: dict[str, list[float]] = {
+            "executor hop (no-op)": [],
+            "get_tuple inline": [],
+            "aget_tuple (off loop)": [],
+        }
         for _ in range(2000):
             t = time.perf_counter_ns()
             await loop.run_in_executor(executor, int)
@@ -112,8 +115,11 @@ def _fdatasync_floor(work: Path, n: int) -> float:
 def _commit() -> str:
     try:
         return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-            cwd=Path(__file__).parent, check=True,
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent,
+            check=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -152,7 +158,10 @@ def main() -> None:
         _measure(name, subjects, ops, count(True), rounds, samples)
     ops = {i: workload.setup_put_writes(s.saver) for i, s in enumerate(subjects)}
     _measure("put_writes 2 x 512 B", subjects, ops, count(True), rounds, samples)
-    print(f"bench: writes done ({time.time() - started:.0f} s); building threads", file=sys.stderr)
+    print(
+        f"bench: writes done ({time.time() - started:.0f} s); building threads",
+        file=sys.stderr,
+    )
     reads = {}
     for i, s in enumerate(subjects):
         thread, ids = workload.build_long_thread(s.saver)
@@ -161,11 +170,24 @@ def main() -> None:
         ops = {i: reads[i][op_name] for i in reads}
         _measure(op_name, subjects, ops, count(False), rounds, samples)
     ops = {i: workload.setup_delta(s.saver) for i, s in enumerate(subjects)}
-    _measure("delta history, 1,000 ancestors", subjects, ops, count(False, slow=True), rounds, samples)
+    _measure(
+        "delta history, 1,000 ancestors",
+        subjects,
+        ops,
+        count(False, slow=True),
+        rounds,
+        samples,
+    )
     ops = {i: workload.setup_graph_step(s.saver) for i, s in enumerate(subjects)}
     _measure("graph step (3-node invoke)", subjects, ops, count(True), rounds, samples)
     floor = _fdatasync_floor(work, 50 if args.quick else 300)
-    hop = _hop(next(s.saver for s in subjects if s.name == "rockpoint" and s.durability == "fsync"))
+    hop = _hop(
+        next(
+            s.saver
+            for s in subjects
+            if s.name == "rockpoint" and s.durability == "fsync"
+        )
+    )
     elapsed = time.time() - started
     for s in subjects:
         s.close()
@@ -197,7 +219,9 @@ def _report(
                 key = (op, saver, klass)
                 if key not in samples:
                     continue
-                ratio = "" if saver == "rockpoint" or rp is None else f"{rp / med[key]:.2f}"
+                ratio = (
+                    "" if saver == "rockpoint" or rp is None else f"{rp / med[key]:.2f}"
+                )
                 lines.append(
                     f"| {op} | {klass} | {saver} | {med[key]:,.1f} | "
                     f"{_p99(samples[key]):,.1f} | {ratio} |"
@@ -209,20 +233,32 @@ def _report(
             for other in ("sqlite", "postgres"):
                 if rp is not None and (op, other, klass) in med:
                     r = rp / med[(op, other, klass)]
-                    lines.append(f"- {op}, {klass}: faster than {other}: {'met' if r < 1 else 'MISSED'} ({r:.2f})")
+                    lines.append(
+                        f"- {op}, {klass}: faster than {other}: {'met' if r < 1 else 'MISSED'} ({r:.2f})"
+                    )
         rp = med.get((op, "rockpoint", "no-fsync"))
         mem = med.get((op, "inmemory", "no-fsync"))
         if rp is None or mem is None:
             continue
         if op.startswith("put 1 KB") or op == "get_tuple by id":
             r = rp / mem
-            lines.append(f"- {op}: within 1.25x of inmemory: {'met' if r <= 1.25 else 'MISSED'} ({r:.2f})")
+            lines.append(
+                f"- {op}: within 1.25x of inmemory: {'met' if r <= 1.25 else 'MISSED'} ({r:.2f})"
+            )
         if op in ("get_tuple latest", "list(limit=10)") or op.startswith("delta"):
             r = rp / mem
-            lines.append(f"- {op}: faster than inmemory: {'met' if r < 1 else 'MISSED'} ({r:.2f})")
-    lines += ["", f"fdatasync floor (1 KB append + fdatasync, same file system): {floor:,.1f} µs median."]
-    lines += ["", "Async hop (rockpoint, RocksDB store, medians in µs): " + ", ".join(
-        f"{k} {v:.1f}" for k, v in hop.items())]
+            lines.append(
+                f"- {op}: faster than inmemory: {'met' if r < 1 else 'MISSED'} ({r:.2f})"
+            )
+    lines += [
+        "",
+        f"fdatasync floor (1 KB append + fdatasync, same file system): {floor:,.1f} µs median.",
+    ]
+    lines += [
+        "",
+        "Async hop (rockpoint, RocksDB store, medians in µs): "
+        + ", ".join(f"{k} {v:.1f}" for k, v in hop.items()),
+    ]
     return "\n".join(lines) + "\n"
 
 

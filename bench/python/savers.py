@@ -17,10 +17,9 @@ import psycopg
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.postgres import PostgresSaver
+from langgraph.checkpoint.rockpoint import RockpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from psycopg.rows import dict_row
-
-from langgraph.checkpoint.rockpoint import RockpointSaver
 
 
 @dataclass
@@ -40,7 +39,9 @@ def _sqlite(path: Path, synchronous: str) -> tuple[SqliteSaver, Callable[[], Non
     return saver, conn.close
 
 
-def _postgres(conninfo: str, schema: str, sync_commit: str) -> tuple[PostgresSaver, Any]:
+def _postgres(
+    conninfo: str, schema: str, sync_commit: str
+) -> tuple[PostgresSaver, Any]:
     admin = psycopg.connect(conninfo, autocommit=True)
     admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
     admin.execute(f"CREATE SCHEMA {schema}")

@@ -94,13 +94,17 @@ def build_long_thread(saver: BaseCheckpointSaver) -> tuple[str, list[str]]:
     chain = Chain(saver, thread)
     ids = []
     for i in range(THREAD_LENGTH):
-        config = chain.put(chain.prepare({"state": f"{i:08}" + "x" * (STATE_BYTES - 8)}))
+        config = chain.put(
+            chain.prepare({"state": f"{i:08}" + "x" * (STATE_BYTES - 8)})
+        )
         saver.put_writes(config, [("state", f"w{i}")], "task")
         ids.append(config["configurable"]["checkpoint_id"])
     return thread, ids
 
 
-def setup_reads(saver: BaseCheckpointSaver, thread: str, ids: list[str]) -> dict[str, Op]:
+def setup_reads(
+    saver: BaseCheckpointSaver, thread: str, ids: list[str]
+) -> dict[str, Op]:
     rng = random.Random(7)
     latest = _config(thread)
     return {

@@ -211,7 +211,8 @@ Checkpoint CheckpointFromPy(nb::handle checkpoint, nb::handle new_versions,
   PyObject* sends = Item(cp, "pending_sends");
   if (sends != nullptr && sends != Py_None) {
     std::vector<TypedValue> typed;
-    for (nb::handle send : nb::handle(sends)) typed.push_back(Dump(serde, send));
+    for (nb::handle send : nb::handle(sends))
+      typed.push_back(Dump(serde, send));
     out.pending_sends = std::move(typed);
   }
   PyObject* values = Item(cp, "channel_values");
@@ -318,8 +319,8 @@ Value ValueFromPy(nb::handle object, const Serde& serde, bool* lossy,
     return Value(std::move(array));
   }
   if (PyBytes_Check(o)) {
-    return Value(serde::Bytes{
-        std::string(PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o))});
+    return Value(
+        serde::Bytes{std::string(PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o))});
   }
   return SerdeLeaf(object, serde);
 }

@@ -86,7 +86,8 @@ void Store::PutWrites(nb::handle config, nb::handle writes, nb::handle task_id,
   CheckpointConfig target = ConfigFromPy(config);
   std::vector<ChannelWrite> converted = WritesFromPy(writes, s);
   std::string task = IdFromPy(task_id, "task_id");
-  std::string path = task_path.is_none() ? "" : IdFromPy(task_path, "task_path");
+  std::string path =
+      task_path.is_none() ? "" : IdFromPy(task_path, "task_path");
   ThrowIfError(Run<Status>([&](Checkpointer& engine) {
     return engine.PutWrites(target, converted, task, path);
   }));
@@ -208,8 +209,8 @@ nb::dict Store::DeltaHistory(nb::handle config, nb::handle channels,
   if (!target.thread_id || names.empty()) {
     return DeltaHistoryToPy({}, names, s);
   }
-  Result<rockpoint::DeltaHistory> out = Run<Result<rockpoint::DeltaHistory>>(
-      [&](Checkpointer& engine) {
+  Result<rockpoint::DeltaHistory> out =
+      Run<Result<rockpoint::DeltaHistory>>([&](Checkpointer& engine) {
         return engine.GetDeltaChannelHistory(target, names);
       });
   ThrowIfError(out.status());
@@ -239,9 +240,8 @@ void Store::Prune(nb::handle thread_ids, const std::string& strategy,
                   size_t keep_last) {
   std::vector<std::string> ids = IdsFromPy(thread_ids, "thread_ids");
   PruneStrategy s = StrategyFromName(strategy);
-  ThrowIfError(Run<Status>([&](Checkpointer& engine) {
-    return engine.Prune(ids, s, keep_last);
-  }));
+  ThrowIfError(Run<Status>(
+      [&](Checkpointer& engine) { return engine.Prune(ids, s, keep_last); }));
 }
 
 void Store::Close() {

@@ -3,7 +3,6 @@
 No "from __future__ import annotations": LangGraph reads the state
 schemas' annotations at run time."""
 
-
 import operator
 from typing import Annotated, Any
 

@@ -45,7 +45,9 @@ def _table(report: CapabilityReport) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("registered", [rocksdb_saver, memory_saver], ids=["rocksdb", "memory"])
+@pytest.mark.parametrize(
+    "registered", [rocksdb_saver, memory_saver], ids=["rocksdb", "memory"]
+)
 async def test_conformance(registered, capsys: pytest.CaptureFixture[str]) -> None:
     report = await validate(registered)
     with capsys.disabled():

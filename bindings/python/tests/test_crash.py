@@ -22,17 +22,29 @@ FREQUENCY = "3"
 
 def _start(store: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(HERE / "child.py"), "run", store, "crash", FREQUENCY, str(TOTAL)],
-        stdout=subprocess.PIPE, text=True, cwd=HERE,
+        [
+            sys.executable,
+            str(HERE / "child.py"),
+            "run",
+            store,
+            "crash",
+            FREQUENCY,
+            str(TOTAL),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=HERE,
         env={**os.environ, "PYTHONPATH": str(HERE)},
     )
 
 
 def _stored_turns(store: str) -> tuple[int, list[str]]:
     with RockpointSaver.open(store) as saver:
-        values = chat_graph(int(FREQUENCY), saver).get_state(
-            {"configurable": {"thread_id": "crash"}}
-        ).values
+        values = (
+            chat_graph(int(FREQUENCY), saver)
+            .get_state({"configurable": {"thread_id": "crash"}})
+            .values
+        )
     return values.get("turns", 0), values.get("messages", [])
 
 
@@ -50,7 +62,9 @@ def test_sigkill_at_random_points(tmp_path: Path) -> None:
         rest = child.stdout.read()
         child.wait()
         kills += child.returncode == -9
-        finished = [int(x.split()[1]) for x in rest.splitlines() if x.startswith("finished")]
+        finished = [
+            int(x.split()[1]) for x in rest.splitlines() if x.startswith("finished")
+        ]
         reported = max(finished, default=int(line.split()[1]))
         turns, messages = _stored_turns(store)
         # Every finished turn is there; at most one more may have landed.

@@ -31,17 +31,23 @@ class TeeSaver(InMemorySaver):
         super().__init__()
         self.mirror = mirror
 
-    def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+    def put(
+        self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any
+    ) -> Any:
         out = super().put(config, checkpoint, metadata, new_versions)
         assert self.mirror.put(config, checkpoint, metadata, new_versions) == out
         return out
 
-    def put_writes(self, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+    def put_writes(
+        self, config: Any, writes: Any, task_id: str, task_path: str = ""
+    ) -> None:
         super().put_writes(config, writes, task_id, task_path)
         self.mirror.put_writes(config, writes, task_id, task_path)
 
 
-def _history(saver: Any, config: dict[str, Any], channels: tuple[str, ...] = ("messages",)) -> Any:
+def _history(
+    saver: Any, config: dict[str, Any], channels: tuple[str, ...] = ("messages",)
+) -> Any:
     """The history LangGraph asks for: the delta channels'."""
     return saver.get_delta_channel_history(config=config, channels=list(channels))
 
@@ -54,11 +60,15 @@ def _run_turns(graph: Any, thread: str, turns: int, run_id: str | None = None) -
     config: dict[str, Any] = {"configurable": {"thread_id": thread}}
     for i in range(turns):
         rid = run_id or str(uuid.uuid4())
-        graph.invoke(turn_input(i), {**config, "run_id": rid, "metadata": {"run_id": rid}})
+        graph.invoke(
+            turn_input(i), {**config, "run_id": rid, "metadata": {"run_id": rid}}
+        )
 
 
 @pytest.mark.parametrize("frequency", [3, None], ids=["snapshot3", "default"])
-def test_state_after_reopen_in_child_equals_inmemory(tmp_path: Path, frequency: int | None) -> None:
+def test_state_after_reopen_in_child_equals_inmemory(
+    tmp_path: Path, frequency: int | None
+) -> None:
     store = str(tmp_path / "store")
     config = {"configurable": {"thread_id": "chat"}}
     with RockpointSaver.open(store, sync_writes=False) as saver:
@@ -68,9 +78,18 @@ def test_state_after_reopen_in_child_equals_inmemory(tmp_path: Path, frequency: 
     expected = reference.get_state(config).values
     assert expected["messages"] == expected_messages(TURNS)
     child = subprocess.run(
-        [sys.executable, str(HERE / "child.py"), "state", store, "chat",
-         "default" if frequency is None else str(frequency)],
-        capture_output=True, text=True, check=True, cwd=HERE,
+        [
+            sys.executable,
+            str(HERE / "child.py"),
+            "state",
+            store,
+            "chat",
+            "default" if frequency is None else str(frequency),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=HERE,
         env={**os.environ, "PYTHONPATH": str(HERE)},
     )
     assert json.loads(child.stdout) == expected
@@ -107,7 +126,11 @@ def test_history_after_prune_delete_for_runs_copy_thread(tee: TeeSaver) -> None:
     graph = chat_graph(5, tee)
     runs = [str(uuid.uuid4()) for _ in range(6)]
     for n, run_id in enumerate(runs):
-        config = {"configurable": {"thread_id": "t"}, "run_id": run_id, "metadata": {"run_id": run_id}}
+        config = {
+            "configurable": {"thread_id": "t"},
+            "run_id": run_id,
+            "metadata": {"run_id": run_id},
+        }
         for i in range(5):
             graph.invoke(turn_input(n * 5 + i), config)
     _run_turns(graph, "other", 12)

@@ -77,7 +77,10 @@ def test_history_update_fork_replay(rocks: RockpointSaver) -> None:
     ref = _pipeline(InMemorySaver())
     ref.invoke({"log": ["in"]}, _cfg("h"))
     ref_before_b = next(s for s in ref.get_state_history(_cfg("h")) if s.next == ("b",))
-    assert ref.invoke(None, ref.update_state(ref_before_b.config, {"log": ["edited"]})) == forked
+    assert (
+        ref.invoke(None, ref.update_state(ref_before_b.config, {"log": ["edited"]}))
+        == forked
+    )
 
 
 def test_failing_node_keeps_pending_writes(rocks: RockpointSaver) -> None:
@@ -119,9 +122,15 @@ def test_retry_policy(rocks: RockpointSaver) -> None:
         return {"log": ["done"]}
 
     builder = StateGraph(State)
-    builder.add_node("flaky", flaky, retry_policy=RetryPolicy(initial_interval=0.001, retry_on=ValueError))
+    builder.add_node(
+        "flaky",
+        flaky,
+        retry_policy=RetryPolicy(initial_interval=0.001, retry_on=ValueError),
+    )
     builder.add_edge(START, "flaky")
-    assert builder.compile(checkpointer=rocks).invoke({"log": []}, _cfg("p")) == {"log": ["done"]}
+    assert builder.compile(checkpointer=rocks).invoke({"log": []}, _cfg("p")) == {
+        "log": ["done"]
+    }
 
 
 def _nested(checkpointer: Any) -> Any:
@@ -146,7 +155,9 @@ def test_subgraph_namespaces(rocks: RockpointSaver) -> None:
     state = graph.get_state(_cfg("s"), subgraphs=True)
     (task,) = state.tasks
     assert task.state is not None and task.state.next == ("inner_ask",)
-    namespaces = {t.config["configurable"]["checkpoint_ns"] for t in rocks.list(_cfg("s"))}
+    namespaces = {
+        t.config["configurable"]["checkpoint_ns"] for t in rocks.list(_cfg("s"))
+    }
     assert "" in namespaces and any(ns.startswith("sub:") for ns in namespaces)
     out = graph.invoke(Command(resume="yes"), _cfg("s"))
     ref = _nested(InMemorySaver())
@@ -169,7 +180,7 @@ async def test_fifty_threads_concurrently(rocks: RockpointSaver) -> None:
     graph = _pipeline(rocks)
 
     async def run(n: int) -> dict[str, Any]:
-        out = await graph.ainvoke({"log": [f"t{n}"]}, _cfg(f"c{n}"))
+        await graph.ainvoke({"log": [f"t{n}"]}, _cfg(f"c{n}"))
         return await graph.ainvoke({"log": ["again"]}, _cfg(f"c{n}"))
 
     results = await asyncio.gather(*(run(n) for n in range(50)))
@@ -180,7 +191,9 @@ async def test_fifty_threads_concurrently(rocks: RockpointSaver) -> None:
 
 def test_encrypted_serializer_stores_no_plaintext(tmp_path: Path) -> None:
     secret = "the launch code is 7781-SWORDFISH"
-    serde = EncryptedSerializer.from_pycryptodome_aes(key=b"0123456789abcdef0123456789abcdef")
+    serde = EncryptedSerializer.from_pycryptodome_aes(
+        key=b"0123456789abcdef0123456789abcdef"
+    )
     path = tmp_path / "store"
     with RockpointSaver.open(str(path), serde=serde) as saver:
         graph = _pipeline(saver)

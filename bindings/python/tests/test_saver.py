@@ -34,14 +34,18 @@ def _put(
     cp["channel_values"] = values
     versions = {k: saver.get_next_version(None) for k in values}
     cp["channel_versions"] = versions
-    config: dict[str, Any] = {"configurable": {"thread_id": thread, "checkpoint_ns": ""}}
+    config: dict[str, Any] = {
+        "configurable": {"thread_id": thread, "checkpoint_ns": ""}
+    }
     if parent:
         config["configurable"]["checkpoint_id"] = parent
     return saver.put(config, cp, metadata, versions)
 
 
 def _ids(saver: RockpointSaver, **kwargs: Any) -> list[str]:
-    return [t.config["configurable"]["checkpoint_id"] for t in saver.list(None, **kwargs)]
+    return [
+        t.config["configurable"]["checkpoint_id"] for t in saver.list(None, **kwargs)
+    ]
 
 
 def test_filter_python_equality(saver: RockpointSaver) -> None:
@@ -131,7 +135,9 @@ def test_second_process_gets_busy_naming_the_lock(store_path: str) -> None:
         )
         assert child.returncode != 0
         assert "BusyError" in child.stderr
-        assert "locked by another process" in child.stderr and store_path in child.stderr
+        assert (
+            "locked by another process" in child.stderr and store_path in child.stderr
+        )
         assert f"lock file {store_path}/LOCK" in child.stderr
     # Released on close: this process reopens it.
     RockpointSaver.open(store_path).close()
@@ -175,14 +181,18 @@ async def test_many_tasks_async(tmp_path: Any) -> None:
     async with RockpointSaver.open(str(tmp_path / "s"), sync_writes=True) as saver:
 
         async def work(n: int) -> None:
-            config: dict[str, Any] = {"configurable": {"thread_id": f"a{n}", "checkpoint_ns": ""}}
+            config: dict[str, Any] = {
+                "configurable": {"thread_id": f"a{n}", "checkpoint_ns": ""}
+            }
             for i in range(10):
                 cp = empty_checkpoint()
                 cp["channel_values"] = {"x": i}
                 cp["channel_versions"] = {"x": saver.get_next_version(None)}
                 config = await saver.aput(config, cp, {"i": i}, cp["channel_versions"])
                 await saver.aput_writes(config, [("x", i)], "task")
-            got = [t async for t in saver.alist({"configurable": {"thread_id": f"a{n}"}})]
+            got = [
+                t async for t in saver.alist({"configurable": {"thread_id": f"a{n}"}})
+            ]
             assert [t.metadata["i"] for t in got] == list(range(9, -1, -1))
 
         await asyncio.gather(*(work(n) for n in range(20)))
@@ -206,10 +216,18 @@ def test_extension_needs_only_base_system_libraries() -> None:
     for bundled in ("librocksdb.so.7.8", "libgflags.so.2.2", "libsnappy.so.1"):
         assert resolved[bundled].startswith(package_dir), (bundled, out)
     base = {
-        "libstdc++.so.6", "libm.so.6", "libgcc_s.so.1", "libc.so.6",
-        "libpthread.so.0", "libz.so.1", "libbz2.so.1.0", "liblz4.so.1",
+        "libstdc++.so.6",
+        "libm.so.6",
+        "libgcc_s.so.1",
+        "libc.so.6",
+        "libpthread.so.0",
+        "libz.so.1",
+        "libbz2.so.1.0",
+        "liblz4.so.1",
         "libzstd.so.1",
     }
-    outside = {name for name, path in resolved.items() if not path.startswith(package_dir)}
+    outside = {
+        name for name, path in resolved.items() if not path.startswith(package_dir)
+    }
     assert outside <= base, outside
     assert not any("rockpoint" in name for name in resolved)

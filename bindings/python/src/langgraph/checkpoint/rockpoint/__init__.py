@@ -1,9 +1,9 @@
 """langgraph-checkpoint-rockpoint: a LangGraph checkpoint saver on rockpoint.
 
-    from langgraph.checkpoint.rockpoint import RockpointSaver
+from langgraph.checkpoint.rockpoint import RockpointSaver
 
-    with RockpointSaver.open("./checkpoints") as checkpointer:
-        graph = builder.compile(checkpointer=checkpointer)
+with RockpointSaver.open("./checkpoints") as checkpointer:
+    graph = builder.compile(checkpointer=checkpointer)
 """
 
 from __future__ import annotations

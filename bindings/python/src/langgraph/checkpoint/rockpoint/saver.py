@@ -354,7 +354,9 @@ class RockpointSaver(BaseCheckpointSaver[str]):
     ) -> RunnableConfig:
         if self._writes_inline():
             return self.put(config, checkpoint, metadata, new_versions)
-        return await self._off_loop(self.put, config, checkpoint, metadata, new_versions)
+        return await self._off_loop(
+            self.put, config, checkpoint, metadata, new_versions
+        )
 
     async def aput_writes(
         self,
