@@ -37,6 +37,9 @@ fi
 # requirements-dev.txt too, so the build needs no isolated environment and
 # its paths stay stable (ccache and the CMake build dir stay warm).
 echo "bindings/python: building and installing the package" >&2
+# The CMake build dir follows BUILD_DIR (pyproject.toml's default is the
+# same place for a plain "pip install bindings/python").
 "$PY" -m pip install --quiet --disable-pip-version-check --no-deps \
-  --no-build-isolation --force-reinstall "$HERE" >&2
+  --no-build-isolation --force-reinstall \
+  --config-settings="build-dir=$BUILD_DIR/python/{wheel_tag}" "$HERE" >&2
 echo "$PY"
