@@ -231,3 +231,46 @@ def test_extension_needs_only_base_system_libraries() -> None:
     }
     assert outside <= base, outside
     assert not any("rockpoint" in name for name in resolved)
+
+
+class _ThreadRecordingSerde:
+    """Wraps a serde, recording the thread each dumps_typed runs on."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.threads: list[str] = []
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        self.threads.append(threading.current_thread().name)
+        return self.inner.dumps_typed(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        return self.inner.loads_typed(data)
+
+
+@pytest.mark.parametrize(
+    ("kind", "off_loop"), [("fsync", True), ("no-fsync", False), ("memory", False)]
+)
+async def test_async_writes_leave_the_loop_only_for_fsync(
+    tmp_path: Any, kind: str, off_loop: bool
+) -> None:
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    serde = _ThreadRecordingSerde(JsonPlusSerializer())
+    if kind == "memory":
+        saver = RockpointSaver.memory(serde=serde)
+    else:
+        saver = RockpointSaver.open(
+            str(tmp_path / "s"), sync_writes=kind == "fsync", serde=serde
+        )
+    async with saver:
+        cp = empty_checkpoint()
+        cp["channel_values"] = {"x": 1}
+        cp["channel_versions"] = {"x": saver.get_next_version(None)}
+        config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+        config = await saver.aput(config, cp, {}, cp["channel_versions"])
+        await saver.aput_writes(config, [("x", 2)], "task")
+    loop_thread = threading.current_thread().name
+    assert serde.threads and all(
+        (name != loop_thread) == off_loop for name in serde.threads
+    ), serde.threads
