@@ -6,14 +6,19 @@
 #   tools/setup.sh test    build, then run every test (C++ and, when the
 #                          binding exists, the LangGraph.js suites)
 #   tools/setup.sh build   build only
+#   tools/setup.sh static  also installs clang-16 and clang-tidy-16, then
+#                          runs tools/check_static.sh (clang -Werror
+#                          -Wthread-safety build, clang-tidy)
 #
-# Environment: BUILD_DIR (default: build), JOBS (default: nproc).
+# Environment: BUILD_DIR (default: build), JOBS (default: nproc),
+# CMAKE_ARGS (extra configure arguments, e.g. -DROCKPOINT_WERROR=ON).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 JOBS="${JOBS:-$(nproc)}"
 JOB="${1:-build}"
+CMAKE_ARGS="${CMAKE_ARGS:-}"
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
@@ -21,6 +26,9 @@ PACKAGES=(
   libmsgpack-cxx-dev libboost-dev doctest-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
 )
+if [ "$JOB" = static ]; then
+  PACKAGES+=(clang-16 clang-tidy-16)
+fi
 
 install_packages() {
   local missing=()
@@ -44,8 +52,9 @@ install_packages() {
 
 build() {
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    # shellcheck disable=SC2086  # CMAKE_ARGS is a list of arguments.
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      >/dev/null
+      $CMAKE_ARGS >/dev/null
   fi
   cmake --build "$BUILD_DIR" -j "$JOBS"
 }
@@ -66,8 +75,11 @@ case "$JOB" in
       "$ROOT/bindings/node/test.sh"
     fi
     ;;
+  static)
+    "$ROOT/tools/check_static.sh"
+    ;;
   *)
-    echo "usage: tools/setup.sh [build|demo|test]" >&2
+    echo "usage: tools/setup.sh [build|demo|test|static]" >&2
     exit 1
     ;;
 esac
