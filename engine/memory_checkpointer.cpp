@@ -77,6 +77,14 @@ void DropEmpty(std::map<std::string, Thread>& threads,
   if (namespaces.empty()) threads.erase(thread);
 }
 
+// True if any namespace of `thread` holds a checkpoint, hidden or not.
+bool HasCheckpoints(const Thread& thread) {
+  for (const auto& [name, ns] : thread.namespaces) {
+    if (!ns.checkpoints.empty()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 MemoryCheckpointer::MemoryCheckpointer(CheckpointerLimits limits)
@@ -272,9 +280,14 @@ Status MemoryCheckpointer::CopyThread(std::string_view source,
                                       std::string_view target) {
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
-  if (source == target) return Status::OK();
+  if (auto to = state_->threads.find(std::string(target));
+      to != state_->threads.end() && HasCheckpoints(to->second)) {
+    return CopyTargetNotEmpty(target);
+  }
   auto from = state_->threads.find(std::string(source));
   if (from == state_->threads.end()) return Status::OK();
+  // The target holds no checkpoint; what else it may hold (writes put on a
+  // checkpoint id that was never stored) gives way to the source's.
   Thread copy = from->second;
   Thread& to = state_->threads[std::string(target)];
   for (auto& [ns_name, ns] : copy.namespaces) {

@@ -261,6 +261,11 @@ Status CheckpointToHideNotFound(const CheckpointConfig& config) {
                           Quote(config.checkpoint_ns.value_or("")));
 }
 
+Status CopyTargetNotEmpty(std::string_view target) {
+  return Status::InvalidArgument("copy_thread: target thread " + Quote(target) +
+                                 " already has checkpoints (delete it first)");
+}
+
 bool MetadataMatches(const Metadata& metadata, const Value& filter) {
   if (!filter.is_map()) return false;
   const Value::Map& wanted = filter.as_map();

@@ -45,6 +45,12 @@ Status ValidateHideCheckpoint(const CheckpointConfig& config,
 // REQUIRES: ValidateHideCheckpoint(config) passed.
 Status CheckpointToHideNotFound(const CheckpointConfig& config);
 
+// copy_thread's refusal of a target that already holds checkpoints (hidden
+// ones included): InvalidArgument naming the target. Every backend checks
+// this under the same lock or transaction as the copy, so nothing is
+// written when it fails.
+Status CopyTargetNotEmpty(std::string_view target);
+
 // True if every top-level key of `filter` (a map) is in `metadata` with an
 // equal value. An empty filter matches everything.
 bool MetadataMatches(const Metadata& metadata, const Value& filter);

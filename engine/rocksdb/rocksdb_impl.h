@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/rocksdb/prefix_scan.h"
 #include "base/mutex.h"
+#include "engine/rocksdb/prefix_scan.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "serde/records.h"
 

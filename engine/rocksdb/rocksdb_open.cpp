@@ -6,8 +6,8 @@
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
-#include "rockpoint/version.h"
 #include "engine/validation.h"
+#include "rockpoint/version.h"
 
 namespace rockpoint {
 namespace {

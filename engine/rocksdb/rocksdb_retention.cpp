@@ -94,43 +94,27 @@ namespace {
 
 using Impl = RocksDbCheckpointer::Impl;
 
-// The records `thread` has, by checkpoint key; undecodable ones left out.
-Result<std::map<std::string, serde::CheckpointRecord>> ReadRecords(
-    const Impl& impl, const rocksdb::ReadOptions& read,
-    std::string_view thread) {
-  std::map<std::string, serde::CheckpointRecord> records;
+// True if `thread` has a checkpoint record (hidden or not).
+Result<bool> HasRecords(const Impl& impl, const rocksdb::ReadOptions& read,
+                        std::string_view thread) {
   PrefixScan scan =
       impl.Scan(impl.checkpoints, read,
                 layout::ThreadPrefix(layout::kCheckpointTag, thread));
-  for (PrefixScan::Entry entry : scan) {
-    auto record = serde::DecodeCheckpointRecord(entry.value());
-    if (record.ok()) {
-      records.emplace(std::string(entry.key()), std::move(*record));
-    }
-  }
+  scan.SeekToStart();
+  const bool found = scan.Valid();
   RP_RETURN_IF_ERROR(scan.status("copy_thread"));
-  return records;
+  return found;
 }
 
-// Adds to `batch` the copy to `target` of the source record `record` under
-// `copy_key` (checkpoint `id` of `ns`) with its index entries, replacing
-// those of `old`, the target's record under that key (if any).
+// Adds to `batch` the copy to `target` (which has no records) of the
+// source record `record` under `copy_key` (checkpoint `id` of `ns`) with its
+// index entries.
 void AddRecordCopy(const Impl& impl, std::string_view target,
                    const std::string& ns, const std::string& id,
                    const std::string& copy_key, std::string_view value,
                    const serde::CheckpointRecord& record,
-                   const serde::CheckpointRecord* old,
                    rocksdb::WriteBatch& batch) {
   const auto run_id = IndexedRunId(record.metadata);
-  if (old != nullptr) {
-    const auto old_run = IndexedRunId(old->metadata);
-    if (old_run && (record.header.hidden || old_run != run_id)) {
-      batch.Delete(impl.index, layout::RunKey(*old_run, target, ns, id));
-    }
-    if (old->header.hidden && !record.header.hidden) {
-      batch.Delete(impl.index, layout::HiddenKey(target, ns, id));
-    }
-  }
   batch.Put(impl.checkpoints, copy_key, value);
   batch.Put(impl.index, layout::ThreadKey(target, ns), "");
   if (record.header.hidden) {
@@ -149,9 +133,6 @@ void AddRecordCopy(const Impl& impl, std::string_view target,
 Status CopyRecords(const Impl& impl, const rocksdb::ReadOptions& read,
                    std::string_view source, std::string_view target,
                    rocksdb::WriteBatch& batch) {
-  // Records the target already has under a copied key: their index entries
-  // may need replacing.
-  RP_ASSIGN_OR_RETURN(const auto existing, ReadRecords(impl, read, target));
   PrefixScan records =
       impl.Scan(impl.checkpoints, read,
                 layout::ThreadPrefix(layout::kCheckpointTag, source));
@@ -162,10 +143,8 @@ Status CopyRecords(const Impl& impl, const rocksdb::ReadOptions& read,
     RP_ASSIGN_OR_RETURN(auto record, Impl::DecodeRecordAt(key, value));
     const std::string copy_key =
         layout::WithThread(key, layout::kCheckpointTag, source, target);
-    const auto old = existing.find(copy_key);
     AddRecordCopy(impl, target, parts.ns, parts.checkpoint_id, copy_key, value,
-                  record, old == existing.end() ? nullptr : &old->second,
-                  batch);
+                  record, batch);
   }
   return records.status("copy_thread");
 }
@@ -232,10 +211,12 @@ Status CopyWrites(const Impl& impl, const rocksdb::ReadOptions& read,
 Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
                                              std::string_view target) {
   RP_RETURN_IF_ERROR(CheckWritable());
-  if (source == target) return Status::OK();
   auto guard = locks.Lock({source, target});
   ScopedSnapshot snapshot(db.get());
   const rocksdb::ReadOptions read = snapshot.Read();
+  RP_ASSIGN_OR_RETURN(const bool target_has_records,
+                      HasRecords(*this, read, target));
+  if (target_has_records) return CopyTargetNotEmpty(target);
   rocksdb::WriteBatch batch;
   RP_RETURN_IF_ERROR(CopyRecords(*this, read, source, target, batch));
   RP_RETURN_IF_ERROR(CopyBlobs(*this, read, source, target, batch));

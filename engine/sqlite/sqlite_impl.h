@@ -95,6 +95,8 @@ class SqliteCheckpointer::Impl {
   Status DeleteForRuns(const std::vector<std::string>& run_ids) REQUIRES(mu_);
   Status CopyThread(std::string_view source, std::string_view target)
       REQUIRES(mu_);
+  // True if `thread` has a checkpoint row (hidden or not).
+  Result<bool> HasCheckpoints(std::string_view thread) REQUIRES(mu_);
   Status HideCheckpoint(const CheckpointConfig& config) REQUIRES(mu_);
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last) REQUIRES(mu_);

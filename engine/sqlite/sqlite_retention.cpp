@@ -227,21 +227,36 @@ Status SqliteCheckpointer::Impl::DeleteForRuns(
   return txn.Commit();
 }
 
+Result<bool> SqliteCheckpointer::Impl::HasCheckpoints(std::string_view thread) {
+  RP_ASSIGN_OR_RETURN(
+      Statement probe,
+      db()->Prepare("SELECT 1 FROM checkpoints WHERE thread_id = ?1 LIMIT 1"));
+  probe.BindBytes(1, thread);
+  return probe.Step();
+}
+
 Status SqliteCheckpointer::Impl::CopyThread(std::string_view source,
                                             std::string_view target) {
-  if (source == target) return Status::OK();
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  RP_ASSIGN_OR_RETURN(const bool target_has_checkpoints,
+                      HasCheckpoints(target));
+  if (target_has_checkpoints) return CopyTargetNotEmpty(target);
+  // The target holds no checkpoint; what else it may hold gives way to the
+  // source's: values under a copied key are replaced, and so are the writes
+  // of every copied checkpoint, as a whole.
   for (const char* sql :
-       {"INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, "
+       {"INSERT INTO checkpoints (thread_id, checkpoint_ns, "
         "checkpoint_id, parent_checkpoint_id, hidden, run_id, ts, "
         "checkpoint, metadata) SELECT ?2, checkpoint_ns, checkpoint_id, "
         "parent_checkpoint_id, hidden, run_id, ts, checkpoint, metadata "
         "FROM checkpoints WHERE thread_id = ?1",
-        // Blobs are immutable: an existing one in the target stays.
-        "INSERT OR IGNORE INTO checkpoint_blobs (thread_id, checkpoint_ns, "
+        "INSERT OR REPLACE INTO checkpoint_blobs (thread_id, checkpoint_ns, "
         "channel, version, type, blob) SELECT ?2, checkpoint_ns, channel, "
         "version, type, blob FROM checkpoint_blobs WHERE thread_id = ?1",
-        "INSERT OR REPLACE INTO checkpoint_writes (thread_id, "
+        "DELETE FROM checkpoint_writes WHERE thread_id = ?2 AND "
+        "(checkpoint_ns, checkpoint_id) IN (SELECT checkpoint_ns, "
+        "checkpoint_id FROM checkpoints WHERE thread_id = ?1)",
+        "INSERT INTO checkpoint_writes (thread_id, "
         "checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value, "
         "task_path) SELECT ?2, checkpoint_ns, checkpoint_id, task_id, idx, "
         "channel, type, value, task_path FROM checkpoint_writes "

@@ -29,7 +29,7 @@ inline std::vector<Status> CallEveryMethod(Checkpointer& store,
   out.push_back(store.DeleteThread("other"));
   out.push_back(store.DeleteForRuns({}));
   out.push_back(store.DeleteForRuns({"run"}));
-  out.push_back(store.CopyThread(thread, thread));
+  out.push_back(store.CopyThread("unknown", "other"));
   out.push_back(store.CopyThread(thread, "copy"));
   out.push_back(store.GetDeltaChannelHistory(at, {}).status());
   out.push_back(store.GetDeltaChannelHistory(at, {"x"}).status());

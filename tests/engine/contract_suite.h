@@ -17,6 +17,7 @@
 
 #include "engine/contract_bad_input.h"
 #include "engine/contract_close.h"
+#include "engine/contract_copy_target.h"
 #include "engine/contract_delete.h"
 #include "engine/contract_delta.h"
 #include "engine/contract_delta_safety.h"
@@ -38,6 +39,7 @@
   TEST_CASE_TEMPLATE_INVOKE(contract_delete_thread, Harness); \
   TEST_CASE_TEMPLATE_INVOKE(contract_delete_runs, Harness);   \
   TEST_CASE_TEMPLATE_INVOKE(contract_copy, Harness);          \
+  TEST_CASE_TEMPLATE_INVOKE(contract_copy_target, Harness);   \
   TEST_CASE_TEMPLATE_INVOKE(contract_prune, Harness);         \
   TEST_CASE_TEMPLATE_INVOKE(contract_delta, Harness);         \
   TEST_CASE_TEMPLATE_INVOKE(contract_delta_safety, Harness);  \
