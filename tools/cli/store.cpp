@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -44,7 +46,7 @@ Result<Backend> Detect(const std::string& path, Access access) {
         "database nor a .jsonl memory file): " +
         path);
   }
-  if (access != Access::kCreate) {
+  if (access != Access::kCreate && access != Access::kImport) {
     return Status::NotFound("store not found: " + path);
   }
   if (EndsWith(path, ".jsonl")) return Backend::kMemoryFile;
@@ -57,16 +59,36 @@ Result<Backend> Detect(const std::string& path, Access access) {
 
 Status LoadMemoryFile(const std::string& path, Checkpointer& target,
                       const ProgressFn& progress) {
+  if (std::filesystem::is_directory(path)) {
+    return Status::InvalidArgument(
+        "--backend memory needs a .jsonl memory file, and " + path +
+        " is a directory");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IOError("cannot read memory file: " + path);
-  ImportOptions options;
-  options.refuse_existing_threads = false;
-  auto loaded = ImportStore(in, target, options, progress);
+  auto loaded = ImportStore(in, target, progress);
   if (!loaded.ok()) {
     return Status(loaded.status().code() == StatusCode::kInvalidArgument
                       ? Status::Corruption("memory file " + path + ": " +
                                            loaded.status().message())
                       : loaded.status());
+  }
+  return Status::OK();
+}
+
+// fsync of a file or directory: what was written before reaches the disk.
+Status SyncPath(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return Status::IOError("cannot open " + path +
+                           " to sync it: " + std::strerror(errno));
+  }
+  const bool synced = ::fsync(fd) == 0;
+  const int sync_errno = errno;
+  ::close(fd);
+  if (!synced) {
+    return Status::IOError("cannot sync " + path + ": " +
+                           std::strerror(sync_errno));
   }
   return Status::OK();
 }
@@ -102,11 +124,14 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   }
   std::unique_ptr<Store> store(new Store());
   store->path_ = path;
+  store->access_ = access;
   std::error_code error;
   const bool exists = fs::exists(path, error);
-  if (!exists && access != Access::kCreate) {
+  const bool create = access == Access::kCreate || access == Access::kImport;
+  if (!exists && !create) {
     return Status::NotFound("store not found: " + path);
   }
+  store->created_ = !exists;
   if (forced) {
     store->backend_ = *forced;
   } else {
@@ -121,9 +146,14 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
       RocksDbOptions options;
       options.path = path;
       options.read_only = access == Access::kRead;
-      options.create_if_missing = access == Access::kCreate;
-      RP_ASSIGN_OR_RETURN(std::unique_ptr<RocksDbCheckpointer> rocksdb,
-                          RocksDbCheckpointer::Open(options));
+      options.create_if_missing = create;
+      options.sync_writes = access != Access::kImport;
+      auto opened = RocksDbCheckpointer::Open(options);
+      if (!opened.ok()) {
+        store->Discard();
+        return opened.status();
+      }
+      std::unique_ptr<RocksDbCheckpointer> rocksdb = std::move(opened).value();
       store->rocksdb_ = rocksdb.get();
       store->checkpointer_ = std::move(rocksdb);
       break;
@@ -135,9 +165,14 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
       SqliteOptions options;
       options.path = path;
       options.read_only = access == Access::kRead;
-      options.create_if_missing = access == Access::kCreate;
-      RP_ASSIGN_OR_RETURN(std::unique_ptr<SqliteCheckpointer> sqlite,
-                          SqliteCheckpointer::Open(options));
+      options.create_if_missing = create;
+      options.sync_writes = access != Access::kImport;
+      auto opened = SqliteCheckpointer::Open(options);
+      if (!opened.ok()) {
+        store->Discard();
+        return opened.status();
+      }
+      std::unique_ptr<SqliteCheckpointer> sqlite = std::move(opened).value();
       store->checkpointer_ = std::move(sqlite);
       break;
     }
@@ -155,8 +190,47 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
 
 Store::~Store() = default;
 
+void Store::Discard() {
+  checkpointer_.reset();
+  rocksdb_ = nullptr;
+  discarded_ = true;
+  if (!created_) return;
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+  // SQLite's side files (journal, WAL, shared memory) of a created file.
+  for (const char* suffix : {"-journal", "-wal", "-shm"}) {
+    fs::remove(path_ + suffix, ignored);
+  }
+}
+
+Status Store::CloseAndSync() {
+  checkpointer_.reset();
+  rocksdb_ = nullptr;
+  std::error_code error;
+  std::vector<std::string> paths;
+  if (fs::is_directory(path_, error)) {
+    for (const auto& entry : fs::directory_iterator(path_, error)) {
+      if (entry.is_regular_file()) paths.push_back(entry.path().string());
+    }
+    if (error)
+      return Status::IOError("cannot list " + path_ + ": " + error.message());
+    paths.push_back(path_);
+  } else {
+    paths.push_back(path_);
+  }
+  const std::string parent = fs::absolute(path_).parent_path().string();
+  paths.push_back(parent);
+  for (const std::string& path : paths) {
+    RP_RETURN_IF_ERROR(SyncPath(path));
+  }
+  return Status::OK();
+}
+
 Status Store::Commit(const ProgressFn& progress) {
-  if (backend_ != Backend::kMemoryFile) return Status::OK();
+  if (discarded_) return Status::OK();
+  if (backend_ != Backend::kMemoryFile) {
+    return access_ == Access::kImport ? CloseAndSync() : Status::OK();
+  }
   const std::string temporary =
       path_ + ".tmp." + std::to_string(static_cast<long>(::getpid()));
   {
