@@ -222,8 +222,8 @@ class ImportCommand final : public Command {
                  std::to_string(done.checkpoints) + " checkpoints) whole";
     }
     if (done.partial) {
-      message += "; removed the partly imported thread " +
-                 Printable(*done.partial);
+      message +=
+          "; removed the partly imported thread " + Printable(*done.partial);
     }
     if (done.threads > 0) {
       message += "; run the same import with --resume to continue";
