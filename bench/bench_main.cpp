@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "bench/bench_options.h"
 #include "bench/machine_info.h"
@@ -70,15 +71,8 @@ Status WriteGrowthOutputs(const fs::path& out, const std::string& csv) {
   return WriteFile(out / "storage_growth.svg", svg);
 }
 
-int Main(int argc, char** argv) {
-  BenchOptions options;
-#ifdef ROCKPOINT_BENCH_RESULTS_DIR
-  options.out_dir = ROCKPOINT_BENCH_RESULTS_DIR;
-#endif
-  CLI::App app{
-      "rockpoint-bench: rockpoint (RocksDB backend) against the SQLite "
-      "backend and raw RocksDB, and the storage-growth study"};
-  bool quick = false;
+// What to run and where the outputs go.
+void AddRunFlags(CLI::App& app, BenchOptions& options, bool& quick) {
   app.add_flag("--quick", quick, "small CI workload (seconds)");
   app.add_option("--out", options.out_dir, "output directory")
       ->capture_default_str();
@@ -100,6 +94,10 @@ int Main(int argc, char** argv) {
   app.add_option("--slow-ops", options.slow_ops,
                  "timed calls per repetition of slow operations")
       ->check(CLI::Range(size_t{1}, size_t{10000000}));
+}
+
+// The workload sizes.
+void AddWorkloadFlags(CLI::App& app, BenchOptions& options) {
   app.add_option("--state-bytes", options.state_bytes)->delimiter(',');
   app.add_option("--channels", options.channels)->delimiter(',');
   app.add_option("--threads", options.threads, "writer threads")
@@ -120,6 +118,17 @@ int Main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--geometric-min-bytes", options.geometric_min_bytes,
                  "storage study: geometric snapshot policy min_bytes");
+}
+
+// Parses the flags into *options. Returns the exit status when the program
+// is to stop here (--help: 0, bad flags: 2), nullopt to go on.
+std::optional<int> ParseFlags(int argc, char** argv, BenchOptions* options) {
+  CLI::App app{
+      "rockpoint-bench: rockpoint (RocksDB backend) against the SQLite "
+      "backend and raw RocksDB, and the storage-growth study"};
+  bool quick = false;
+  AddRunFlags(app, *options, quick);
+  AddWorkloadFlags(app, *options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -128,59 +137,54 @@ int Main(int argc, char** argv) {
   if (quick) {
     // --quick replaces every workload size; --out, --work-dir and
     // --sections still apply.
-    BenchOptions given = options;
-    ApplyQuick(&options);
-    options.out_dir = given.out_dir;
-    options.work_dir = given.work_dir;
-    options.sections = given.sections;
+    BenchOptions given = *options;
+    ApplyQuick(options);
+    options->out_dir = given.out_dir;
+    options->work_dir = given.work_dir;
+    options->sections = given.sections;
   }
   for (const auto& list_empty :
-       {options.state_bytes.empty(), options.channels.empty(),
-        options.threads.empty(), options.chains.empty(),
-        options.turns.empty()}) {
+       {options->state_bytes.empty(), options->channels.empty(),
+        options->threads.empty(), options->chains.empty(),
+        options->turns.empty()}) {
     if (list_empty) {
       std::cerr << "rockpoint-bench: a size list is empty\n";
       return 2;
     }
   }
+  return std::nullopt;
+}
 
-  Report report;
-  report.options = &options;
-  report.machine = CollectMachineInfo();
+// Runs the sections and the storage study into *report, then checks the
+// targets.
+Status RunBench(const BenchOptions& options, Report* report) {
+  report->options = &options;
+  report->machine = CollectMachineInfo();
   Stopwatch total;
-
-  auto scratch = Scratch::Create(options.work_dir);
-  if (!scratch.ok()) {
-    std::cerr << "rockpoint-bench: " << scratch.status().ToString() << "\n";
-    return 1;
-  }
-  BenchContext ctx{options, **scratch, {}, {}, {}};
-  Status status = RunSections(ctx);
-  if (status.ok() && options.Runs("storage")) {
+  RP_ASSIGN_OR_RETURN(auto scratch, Scratch::Create(options.work_dir));
+  BenchContext ctx{options, *scratch, {}, {}, {}};
+  RP_RETURN_IF_ERROR(RunSections(ctx));
+  if (options.Runs("storage")) {
     std::fprintf(stderr, "[storage]\n");
     Stopwatch watch;
-    auto growth = RunStorageGrowth(options, **scratch);
+    auto growth = RunStorageGrowth(options, *scratch);
     std::fprintf(stderr, "[storage] %.1f s\n", watch.ElapsedMicros() / 1e6);
-    if (growth.ok()) {
-      report.growth = std::move(*growth);
-    } else {
-      status = growth.status();
-    }
+    if (!growth.ok()) return growth.status();
+    report->growth = std::move(*growth);
   }
-  if (!status.ok()) {
-    std::cerr << "rockpoint-bench: " << status.ToString() << "\n";
-    return 1;
-  }
-  report.results = std::move(ctx.results);
-  report.not_done = std::move(ctx.not_done);
-  report.facts = std::move(ctx.facts);
-  report.machine.load_end = LoadAverage();
-  report.total_seconds = total.ElapsedMicros() / 1e6;
-  report.targets = CheckTargets(report);
+  report->results = std::move(ctx.results);
+  report->not_done = std::move(ctx.not_done);
+  report->facts = std::move(ctx.facts);
+  report->machine.load_end = LoadAverage();
+  report->total_seconds = total.ElapsedMicros() / 1e6;
+  report->targets = CheckTargets(*report);
+  return Status::OK();
+}
 
-  const std::string markdown = RenderMarkdown(report);
-  std::cout << markdown << std::flush;
-  const fs::path out(options.out_dir);
+// Writes results.{md,csv,json} and, when the storage study ran,
+// storage_growth.{csv,svg} to `out` (created if missing).
+Status WriteOutputs(const Report& report, const std::string& markdown,
+                    const fs::path& out) {
   std::error_code error;
   fs::create_directories(out, error);
   for (Status written :
@@ -190,10 +194,30 @@ int Main(int argc, char** argv) {
         report.growth.empty()
             ? Status::OK()
             : WriteGrowthOutputs(out, GrowthCsv(report.growth))}) {
-    if (!written.ok()) {
-      std::cerr << "rockpoint-bench: " << written.ToString() << "\n";
-      return 1;
-    }
+    RP_RETURN_IF_ERROR(written);
+  }
+  return Status::OK();
+}
+
+int Main(int argc, char** argv) {
+  BenchOptions options;
+#ifdef ROCKPOINT_BENCH_RESULTS_DIR
+  options.out_dir = ROCKPOINT_BENCH_RESULTS_DIR;
+#endif
+  if (std::optional<int> exit_status = ParseFlags(argc, argv, &options)) {
+    return *exit_status;
+  }
+  Report report;
+  if (Status status = RunBench(options, &report); !status.ok()) {
+    std::cerr << "rockpoint-bench: " << status.ToString() << "\n";
+    return 1;
+  }
+  const std::string markdown = RenderMarkdown(report);
+  std::cout << markdown << std::flush;
+  const fs::path out(options.out_dir);
+  if (Status written = WriteOutputs(report, markdown, out); !written.ok()) {
+    std::cerr << "rockpoint-bench: " << written.ToString() << "\n";
+    return 1;
   }
   std::fprintf(stderr, "wrote %s/results.{md,csv,json}%s in %.1f s\n",
                out.string().c_str(),

@@ -1,7 +1,7 @@
 // A simulated conversation: N turns, each appending one message to a
-// "messages" channel, persisted the way the runtime persists it (CONTRACT.md
-// "Delta channels"). Used by the delta-history benchmark (chains of
-// ancestors) and the storage-growth study.
+// "messages" channel, persisted the way the runtime persists it
+// (runtime/FORMAT.md "Delta channels"). Used by the delta-history benchmark
+// (chains of ancestors) and the storage-growth study.
 //
 // Turn 0 is a root checkpoint storing the empty list. Turn i (1..N):
 //   1. put_writes on checkpoint i-1: (messages, message_i), task "turn-i";

@@ -8,7 +8,7 @@
 namespace rockpoint::bench {
 namespace {
 
-// The page size of the list measurements (DESIGN.md: list(limit 10)).
+// The page size of the list measurements (docs/DESIGN.md: list(limit 10)).
 constexpr size_t kLimit = 10;
 
 // A deterministic "random" index in [0, n) for call i.

@@ -1,4 +1,4 @@
-// The report: ratios, DESIGN.md target checks, and the three renderings of
+// The report: ratios, docs/DESIGN.md target checks, and the three renderings of
 // one run (markdown for people, CSV and JSON for machines).
 //
 // Ratio ("rockpoint x"): for a peer's row, the peer's median latency over
@@ -23,7 +23,7 @@ namespace rockpoint::bench {
 
 struct TargetCheck {
   std::string what;         // e.g. "put, no fsync, 1KB/10ch".
-  std::string target;       // DESIGN.md's wording.
+  std::string target;       // docs/DESIGN.md's wording.
   std::string measured;     // the figures.
   std::optional<bool> met;  // nullopt: not measured in this run.
 };
@@ -44,7 +44,8 @@ struct Report {
 std::optional<double> RockpointSpeedup(const std::vector<Measurement>& results,
                                        const Measurement& m);
 
-// Evaluates DESIGN.md's "Targets" table against the run's figures.
+// Evaluates docs/DESIGN.md's "Performance targets" table against the run's
+// figures.
 std::vector<TargetCheck> CheckTargets(const Report& report);
 
 std::string RenderMarkdown(const Report& report);

@@ -130,39 +130,11 @@ Result<double> Number(const std::string& text, const std::string& column,
   return value;
 }
 
-}  // namespace
-
-int CsvTable::Column(const std::string& name) const {
-  const auto it = std::find(header.begin(), header.end(), name);
-  return it == header.end() ? -1 : static_cast<int>(it - header.begin());
-}
-
-Result<CsvTable> ParseCsv(const std::string& text) {
-  CsvTable table;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    std::vector<std::string> fields = SplitLine(line);
-    if (table.header.empty()) {
-      table.header = std::move(fields);
-    } else if (fields.size() != table.header.size()) {
-      return Status::InvalidArgument(
-          "csv: row " + std::to_string(table.rows.size() + 1) + " has " +
-          std::to_string(fields.size()) + " fields, header has " +
-          std::to_string(table.header.size()));
-    } else {
-      table.rows.push_back(std::move(fields));
-    }
-  }
-  if (table.header.empty()) return Status::InvalidArgument("csv: empty");
-  return table;
-}
-
-Result<std::string> PlotCsvToSvg(const std::string& csv_text,
-                                 const PlotSpec& spec) {
-  RP_ASSIGN_OR_RETURN(CsvTable table, ParseCsv(csv_text));
+// The lines to draw: one per distinct value of the series column, then the
+// reference line (if any); points sorted by x. InvalidArgument as
+// PlotCsvToSvg.
+Result<std::vector<Series>> ReadSeries(const CsvTable& table,
+                                       const PlotSpec& spec) {
   const int x = table.Column(spec.x_column);
   const int y = table.Column(spec.y_column);
   const int s = table.Column(spec.series_column);
@@ -198,10 +170,22 @@ Result<std::string> PlotCsvToSvg(const std::string& csv_text,
     for (const auto& point : reference) ref.points.push_back(point);
     series.push_back(std::move(ref));
   }
-  double min_x = INFINITY, max_x = -INFINITY, min_y = INFINITY,
-         max_y = -INFINITY;
   for (Series& line : series) {
     std::sort(line.points.begin(), line.points.end());
+  }
+  return series;
+}
+
+// The plot area (pixels) and the axes fitted to every point.
+struct Frame {
+  double left, right, top, bottom;
+  Axis ax, ay;
+};
+
+Frame FitFrame(const std::vector<Series>& series, const PlotSpec& spec) {
+  double min_x = INFINITY, max_x = -INFINITY, min_y = INFINITY,
+         max_y = -INFINITY;
+  for (const Series& line : series) {
     for (const auto& [px, py] : line.points) {
       min_x = std::min(min_x, px);
       max_x = std::max(max_x, px);
@@ -209,14 +193,18 @@ Result<std::string> PlotCsvToSvg(const std::string& csv_text,
       max_y = std::max(max_y, py);
     }
   }
+  Frame frame;
+  frame.left = 90;
+  frame.right = spec.width - 230;
+  frame.top = 50;
+  frame.bottom = spec.height - 60;
+  frame.ax = Axis::Fit(min_x, max_x, spec.log_x, frame.left, frame.right);
+  frame.ay = Axis::Fit(min_y, max_y, spec.log_y, frame.bottom, frame.top);
+  return frame;
+}
 
-  const double left = 90, right = spec.width - 230, top = 50,
-               bottom = spec.height - 60;
-  const Axis ax = Axis::Fit(min_x, max_x, spec.log_x, left, right);
-  const Axis ay = Axis::Fit(min_y, max_y, spec.log_y, bottom, top);
-
-  std::ostringstream svg;
-  char buffer[256];
+// The document's opening, background and title.
+void DrawHeader(std::ostream& svg, const PlotSpec& spec, const Frame& frame) {
   svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << spec.width
       << "\" height=\"" << spec.height << "\" viewBox=\"0 0 " << spec.width
@@ -224,10 +212,15 @@ Result<std::string> PlotCsvToSvg(const std::string& csv_text,
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<rect x=\"0\" y=\"0\" width=\"" << spec.width << "\" height=\""
       << spec.height << "\" fill=\"white\"/>\n"
-      << "<text x=\"" << (left + right) / 2 << "\" y=\"28\" "
+      << "<text x=\"" << (frame.left + frame.right) / 2 << "\" y=\"28\" "
       << "text-anchor=\"middle\" font-size=\"16\">" << Escape(spec.title)
       << "</text>\n";
-  // Grid and ticks.
+}
+
+// Grid lines, tick labels, the plot area's border and the axis labels.
+void DrawAxes(std::ostream& svg, const PlotSpec& spec, const Frame& frame) {
+  const auto [left, right, top, bottom, ax, ay] = frame;
+  char buffer[256];
   for (const double t : ax.Ticks()) {
     const double px = ax.Map(t);
     std::snprintf(buffer, sizeof(buffer),
@@ -256,36 +249,82 @@ Result<std::string> PlotCsvToSvg(const std::string& csv_text,
       << "<text x=\"22\" y=\"" << (top + bottom) / 2
       << "\" text-anchor=\"middle\" transform=\"rotate(-90 22 "
       << (top + bottom) / 2 << ")\">" << Escape(spec.y_label) << "</text>\n";
-  // Lines, markers, legend.
-  for (size_t i = 0; i < series.size(); ++i) {
-    const Series& line = series[i];
-    const char* color =
-        line.dashed ? "#000"
-                    : kPalette[i % (sizeof(kPalette) / sizeof(*kPalette))];
-    svg << "<polyline fill=\"none\" stroke=\"" << color
-        << "\" stroke-width=\"2\""
-        << (line.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
-    for (const auto& [px, py] : line.points) {
-      std::snprintf(buffer, sizeof(buffer), "%.1f,%.1f ", ax.Map(px),
-                    ay.Map(py));
-      svg << buffer;
-    }
-    svg << "\"/>\n";
-    for (const auto& [px, py] : line.points) {
-      std::snprintf(buffer, sizeof(buffer),
-                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-                    ax.Map(px), ay.Map(py), color);
-      svg << buffer;
-    }
-    const double ly = top + 10 + 20 * i;
+}
+
+// Series number `i`: its line, its markers and its legend entry.
+void DrawSeries(std::ostream& svg, const Series& line, size_t i,
+                const Frame& frame) {
+  char buffer[256];
+  const char* color =
+      line.dashed ? "#000"
+                  : kPalette[i % (sizeof(kPalette) / sizeof(*kPalette))];
+  svg << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\""
+      << (line.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
+  for (const auto& [px, py] : line.points) {
+    std::snprintf(buffer, sizeof(buffer), "%.1f,%.1f ", frame.ax.Map(px),
+                  frame.ay.Map(py));
+    svg << buffer;
+  }
+  svg << "\"/>\n";
+  for (const auto& [px, py] : line.points) {
     std::snprintf(buffer, sizeof(buffer),
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                  "stroke=\"%s\" stroke-width=\"2\"%s/>\n<text x=\"%.1f\" "
-                  "y=\"%.1f\">",
-                  right + 15, ly, right + 40, ly, color,
-                  line.dashed ? " stroke-dasharray=\"6 4\"" : "", right + 46,
-                  ly + 4);
-    svg << buffer << Escape(line.name) << "</text>\n";
+                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+                  frame.ax.Map(px), frame.ay.Map(py), color);
+    svg << buffer;
+  }
+  const double right = frame.right;
+  const double ly = frame.top + 10 + 20 * i;
+  std::snprintf(buffer, sizeof(buffer),
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                "stroke=\"%s\" stroke-width=\"2\"%s/>\n<text x=\"%.1f\" "
+                "y=\"%.1f\">",
+                right + 15, ly, right + 40, ly, color,
+                line.dashed ? " stroke-dasharray=\"6 4\"" : "", right + 46,
+                ly + 4);
+  svg << buffer << Escape(line.name) << "</text>\n";
+}
+
+}  // namespace
+
+int CsvTable::Column(const std::string& name) const {
+  const auto it = std::find(header.begin(), header.end(), name);
+  return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+}
+
+Result<CsvTable> ParseCsv(const std::string& text) {
+  CsvTable table;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::vector<std::string> fields = SplitLine(line);
+    if (table.header.empty()) {
+      table.header = std::move(fields);
+    } else if (fields.size() != table.header.size()) {
+      return Status::InvalidArgument(
+          "csv: row " + std::to_string(table.rows.size() + 1) + " has " +
+          std::to_string(fields.size()) + " fields, header has " +
+          std::to_string(table.header.size()));
+    } else {
+      table.rows.push_back(std::move(fields));
+    }
+  }
+  if (table.header.empty()) return Status::InvalidArgument("csv: empty");
+  return table;
+}
+
+Result<std::string> PlotCsvToSvg(const std::string& csv_text,
+                                 const PlotSpec& spec) {
+  RP_ASSIGN_OR_RETURN(CsvTable table, ParseCsv(csv_text));
+  RP_ASSIGN_OR_RETURN(const std::vector<Series> series,
+                      ReadSeries(table, spec));
+  const Frame frame = FitFrame(series, spec);
+  std::ostringstream svg;
+  DrawHeader(svg, spec, frame);
+  DrawAxes(svg, spec, frame);
+  for (size_t i = 0; i < series.size(); ++i) {
+    DrawSeries(svg, series[i], i, frame);
   }
   svg << "</svg>\n";
   return svg.str();

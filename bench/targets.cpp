@@ -1,4 +1,5 @@
-// CheckTargets: DESIGN.md's "Targets" table against one run's figures.
+// CheckTargets: docs/DESIGN.md's "Performance targets" table against one run's
+// figures.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -165,7 +166,7 @@ void DeltaTargets(const Report& report, std::vector<TargetCheck>* out) {
   out->push_back(check);
 }
 
-// DESIGN.md's storage target for one delta mode: at the largest N, live
+// docs/DESIGN.md's storage target for one delta mode: at the largest N, live
 // bytes <= 2x the message bytes, and O(N): the growth exponent between the
 // two largest N <= 1.2.
 TargetCheck StorageCheck(const Report& report, const std::string& mode,

@@ -14,6 +14,8 @@ install(TARGETS rockpoint_headers rockpoint ${rockpoint_libraries}
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/rockpoint
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT library
   FILES_MATCHING PATTERN "*.h")
+install(FILES ${PROJECT_BINARY_DIR}/include/rockpoint/version.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rockpoint COMPONENT library)
 if(TARGET rockpoint_cli)
   install(TARGETS rockpoint_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
     COMPONENT tools)

@@ -1,5 +1,5 @@
 // The delta-safety walk shared by the persistent backends' prune,
-// delete_for_runs and copy_thread (CONTRACT.md, "Delta safety").
+// delete_for_runs and copy_thread (docs/CONTRACT.md, "Delta safety").
 //
 // For each surviving checkpoint, its unresolved channels are those of its
 // channel_versions whose own read yields no value. Walking parent links from

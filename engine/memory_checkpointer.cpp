@@ -1,4 +1,4 @@
-// MemoryCheckpointer: the plain reading of CONTRACT.md over nested maps
+// MemoryCheckpointer: the plain reading of docs/CONTRACT.md over nested maps
 // thread -> namespace -> {checkpoints, blobs, writes}, behind one mutex.
 #include "rockpoint/memory_checkpointer.h"
 

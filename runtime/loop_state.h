@@ -2,7 +2,7 @@
 // update or an inspection works on it: the channels, the current checkpoint
 // (versions, versions_seen, metadata), and what was last persisted.
 //
-// Persistence policy for delta channels (CONTRACT.md "Delta channels"): a
+// Persistence policy for delta channels (runtime/FORMAT.md): a
 // checkpoint may leave a changed delta channel without a value ("empty",
 // rebuilt later from its ancestors' writes) only when the writes that
 // produced it are exactly the writes stored on its parent. Otherwise (an

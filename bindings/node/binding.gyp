@@ -1,7 +1,8 @@
-# node-gyp build of rockpoint_node.node: the N-API glue in native/ built
-# against the installed rockpoint package (headers and static libraries,
-# found through rockpoint.pc) and the system RocksDB. scripts/build.mjs
-# installs the package into a prefix and points PKG_CONFIG_PATH at it.
+# node-gyp build of rockpoint_node.node: the N-API glue in native/ linked
+# statically with the rockpoint libraries that scripts/build.mjs installed
+# into build/rockpoint-prefix, dynamically with the system's RocksDB
+# (scripts/gyp_vars.mjs gives the flags and says why). Build it with
+# scripts/build.mjs.
 {
   "targets": [
     {
@@ -11,10 +12,11 @@
         "native/convert_in.cc",
         "native/convert_out.cc",
         "native/cursor.cc",
-        "native/store.cc"
+        "native/store.cc",
+        "native/writer_pool.cc"
       ],
       "include_dirs": [
-        "<!(node -p \"require('node-addon-api').include_dir\")",
+        "<!@(node scripts/gyp_vars.mjs include)",
         "<(module_root_dir)"
       ],
       "defines": [
@@ -24,10 +26,10 @@
       ],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
-      "cflags_cc": ["-fexceptions", "-frtti", "-fPIC",
-                    "-Wno-missing-field-initializers",
-                    "<!@(pkg-config --cflags rockpoint)"],
-      "libraries": ["<!@(pkg-config --libs rockpoint)"]
+      "cflags_cc": ["-std=c++20", "-fexceptions", "-frtti", "-fPIC",
+                    "-fvisibility=hidden",
+                    "-Wno-missing-field-initializers"],
+      "libraries": ["<!@(node scripts/gyp_vars.mjs libs)"]
     }
   ]
 }

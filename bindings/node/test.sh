@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Tests of the LangGraph.js binding: installs the npm packages when missing
-# or stale (npm ci from package-lock.json), builds the addon against the
-# CMake build in BUILD_DIR (default <repo>/build, as tools/setup.sh), then
-# runs every test with vitest (LangGraph's validation suite on RocksDB and
-# in-memory stores, the saver's own tests, the end-to-end graph tests).
-# Ends with one line "node: N passed, N failed, N skipped".
+# or stale (npm ci from package-lock.json), builds the addon (scripts/
+# build.mjs: a library-only CMake build in build/rockpoint-lib, then
+# node-gyp), then runs every test with vitest: LangGraph's validation suite
+# on RocksDB and in-memory stores, the saver's own tests, the end-to-end
+# graph tests, the TypeScript type check (tsc --noEmit) and the install of
+# the packed tarball in a fresh directory. Ends with one line
+# "node: N passed, N failed, N skipped".
 #
-# Environment: BUILD_DIR, JOBS (default 2), NODEDIR (Node headers; default
-# /usr, so no header download happens). Extra arguments go to vitest.
+# Environment: JOBS (default 2), NODEDIR (Node headers; default /usr, so no
+# header download happens), ROCKPOINT_SKIP_INSTALL_TEST=1 skips the tarball
+# install test. Extra arguments go to vitest.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-export BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+
 export JOBS="${JOBS:-2}"
 export NODEDIR="${NODEDIR:-/usr}"
 # Native npm packages (better-sqlite3, used by the comparison script) build

@@ -36,18 +36,15 @@ Result<bool> AncestorScan::Find(std::string_view id,
   // CheckpointKey(thread, ns, id): the scan's prefix + the id element.
   id_element_.Clear();
   id_element_.AddString(id);
-  key_.assign(scan_->prefix).append(id_element_.data());
+  key_.assign(scan_.prefix()).append(id_element_.data());
   const std::string_view key = key_;
   int steps = 0;
-  while (scan_->Valid() && scan_->it->key().ToStringView() > key &&
-         steps++ < kMaxSteps) {
-    scan_->it->Prev();
+  while (scan_.Valid() && scan_.key() > key && steps++ < kMaxSteps) {
+    scan_.Next();  // reverse order: the previous key
   }
-  if (!scan_->Valid() || scan_->it->key().ToStringView() != key) {
-    scan_->SeekForPrev(key);
-  }
-  if (!scan_->Valid() || scan_->it->key().ToStringView() != key) {
-    RP_RETURN_IF_ERROR(scan_->status("delta history"));
+  if (!scan_.Valid() || scan_.key() != key) scan_.SeekTo(key);
+  if (!scan_.Valid() || scan_.key() != key) {
+    RP_RETURN_IF_ERROR(scan_.status("delta history"));
     return false;
   }
   RP_RETURN_IF_ERROR(DecodeHeader(header));
@@ -56,24 +53,21 @@ Result<bool> AncestorScan::Find(std::string_view id,
 
 Result<bool> AncestorScan::Latest(std::string* id,
                                   serde::CheckpointHeaderView* header) {
-  for (scan_->SeekToLast(); scan_->Valid(); scan_->it->Prev()) {
+  for (PrefixScan::Entry entry : scan_) {
     RP_RETURN_IF_ERROR(DecodeHeader(header));
     if (header->hidden) continue;
-    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(
-                                        scan_->it->key().ToStringView()));
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(entry.key()));
     *id = std::move(parts.checkpoint_id);
     return true;
   }
-  RP_RETURN_IF_ERROR(scan_->status("delta history"));
+  RP_RETURN_IF_ERROR(scan_.status("delta history"));
   return false;
 }
 
 Status AncestorScan::DecodeHeader(serde::CheckpointHeaderView* header) {
-  Status status = serde::DecodeCheckpointHeaderView(
-      scan_->it->value().ToStringView(), header);
+  Status status = serde::DecodeCheckpointHeaderView(scan_.value(), header);
   if (!status.ok()) {
-    return layout::CorruptionAt("checkpoint record",
-                                scan_->it->key().ToStringView(), status);
+    return layout::CorruptionAt("checkpoint record", scan_.key(), status);
   }
   return Status::OK();
 }

@@ -27,9 +27,9 @@ namespace rockpoint::delta_walk {
 // decodes only their headers.
 class AncestorScan {
  public:
-  // REQUIRES: scan covers NamespacePrefix(kCheckpointTag, thread, ns).
-  explicit AncestorScan(std::unique_ptr<PrefixScan> scan)
-      : scan_(std::move(scan)) {}
+  // REQUIRES: scan covers NamespacePrefix(kCheckpointTag, thread, ns) in
+  // ScanOrder::kReverse.
+  explicit AncestorScan(PrefixScan scan) : scan_(std::move(scan)) {}
 
   // Decodes the header of checkpoint `id` into *header; false when there is
   // no such checkpoint. Corruption naming the key for an undecodable one.
@@ -47,7 +47,7 @@ class AncestorScan {
  private:
   Status DecodeHeader(serde::CheckpointHeaderView* header);
 
-  std::unique_ptr<PrefixScan> scan_;
+  PrefixScan scan_;
   keys::TupleWriter id_element_;  // reused: no allocation per ancestor
   std::string key_;
 };

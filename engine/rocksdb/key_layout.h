@@ -1,24 +1,8 @@
-// The keys of the RocksDB layout (DESIGN.md "RocksDB layout"), built with
-// the keys/ tuple codec. Every key is a tuple whose first element is a short
-// ASCII tag (a text string element); identifiers (thread, namespace,
-// checkpoint id, channel, task id, task path, run id) are text string
-// elements holding arbitrary bytes; write indexes are integer elements;
-// channel versions are integer or text string elements, as given.
-//
-//   checkpoints  ("cp", thread, ns, checkpoint_id)            ->
-//   CheckpointRecord blobs        ("bl", thread, ns, channel, version) ->
-//   BlobRecord writes       ("wr", thread, ns, checkpoint_id, task_path,
-//   task_id, idx)
-//                                                             -> WriteRecord
-//   index        ("th", thread, ns)                  -> "" (namespace present)
-//   index        ("run", run_id, thread, ns, checkpoint_id)   -> ""
-//   index        ("ts", checkpoint_id, thread, ns)            -> ""
-//   index        ("hd", thread, ns, checkpoint_id)   -> "" (hidden checkpoint)
-//   meta         ("format_version") -> decimal text; ("created_by") -> text
-//
-// Visible checkpoints have a ts entry and, when their metadata carries a
-// string run_id, a run entry; hidden ones (kept only for a survivor's delta
-// history) have neither but an hd entry, so that visible counts are key-only.
+// The keys of the RocksDB layout, built with the keys/ tuple codec. Every
+// key is a tuple whose first element is a short ASCII tag. The tags, their
+// column families, tuple layouts and values are specified in
+// engine/rocksdb/FORMAT.md (tests/engine/rocksdb/format_doc_test.cpp checks
+// that its tag table lists exactly kAllTags).
 //
 // A prefix function returns the encoding of a prefix tuple;
 // [prefix, keys::TuplePrefixUpperBound(prefix)) holds exactly the keys of
@@ -27,6 +11,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +29,10 @@ inline constexpr std::string_view kThreadTag = "th";
 inline constexpr std::string_view kRunTag = "run";
 inline constexpr std::string_view kTimestampTag = "ts";
 inline constexpr std::string_view kHiddenTag = "hd";
+// Every tag above, in the order of engine/rocksdb/FORMAT.md's tag table.
+inline constexpr std::array<std::string_view, 7> kAllTags = {
+    kCheckpointTag, kBlobTag,      kWriteTag, kThreadTag,
+    kRunTag,        kTimestampTag, kHiddenTag};
 
 // ("tag") and ("tag", thread): every key of one kind, of one thread.
 std::string TagPrefix(std::string_view tag);

@@ -28,29 +28,27 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
   Family family;
   family.thread = std::string(thread);
   family.ns = std::string(ns);
-  auto records =
+  PrefixScan records =
       impl.Scan(impl.checkpoints, read,
                 layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
-  for (records->Seek(records->prefix); records->Valid(); records->it->Next()) {
-    const std::string_view key = records->it->key().ToStringView();
-    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
-    RP_ASSIGN_OR_RETURN(auto record,
-                        RocksDbCheckpointer::Impl::DecodeRecordAt(
-                            key, records->it->value().ToStringView()));
+  for (PrefixScan::Entry entry : records) {
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(entry.key()));
+    RP_ASSIGN_OR_RETURN(auto record, RocksDbCheckpointer::Impl::DecodeRecordAt(
+                                         entry.key(), entry.value()));
     family.records.emplace(std::move(parts.checkpoint_id), std::move(record));
   }
-  RP_RETURN_IF_ERROR(records->status("load checkpoints"));
+  RP_RETURN_IF_ERROR(records.status("load checkpoints"));
 
-  auto blobs = impl.Scan(impl.blobs, read,
-                         layout::NamespacePrefix(layout::kBlobTag, thread, ns));
-  for (blobs->Seek(blobs->prefix); blobs->Valid(); blobs->it->Next()) {
-    const std::string_view key = blobs->it->key().ToStringView();
-    auto blob = serde::DecodeBlobRecord(blobs->it->value().ToStringView());
-    if (!blob.ok())
-      return layout::CorruptionAt("blob record", key, blob.status());
-    family.blob_has_value.emplace(std::string(key), !blob->empty);
+  PrefixScan blobs = impl.Scan(
+      impl.blobs, read, layout::NamespacePrefix(layout::kBlobTag, thread, ns));
+  for (PrefixScan::Entry entry : blobs) {
+    auto blob = serde::DecodeBlobRecord(entry.value());
+    if (!blob.ok()) {
+      return layout::CorruptionAt("blob record", entry.key(), blob.status());
+    }
+    family.blob_has_value.emplace(std::string(entry.key()), !blob->empty);
   }
-  RP_RETURN_IF_ERROR(blobs->status("load blobs"));
+  RP_RETURN_IF_ERROR(blobs.status("load blobs"));
   return family;
 }
 
@@ -108,11 +106,11 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
 
   // Writes of deleted checkpoints: one pass over ("wr", thread, ns), keys
   // only decoded.
-  auto writes =
+  PrefixScan writes =
       impl.Scan(impl.writes, read,
                 layout::NamespacePrefix(layout::kWriteTag, thread, ns));
-  for (writes->Seek(writes->prefix); writes->Valid(); writes->it->Next()) {
-    const std::string_view key = writes->it->key().ToStringView();
+  for (PrefixScan::Entry entry : writes) {
+    const std::string_view key = entry.key();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
     const bool has_record = family.records.contains(parts.checkpoint_id);
     const bool remains = survivors.contains(parts.checkpoint_id) ||
@@ -121,7 +119,7 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
       batch.Delete(impl.writes, key);
     }
   }
-  RP_RETURN_IF_ERROR(writes->status("scan writes"));
+  RP_RETURN_IF_ERROR(writes.status("scan writes"));
 
   for (const auto& [key, has_value] : family.blob_has_value) {
     if (!referenced_blobs.contains(key)) batch.Delete(impl.blobs, key);

@@ -1,7 +1,7 @@
 // The retention model shared by prune, delete_for_runs and copy_thread
-// (brief: "Delta safety"): everything of one (thread, ns) loaded, the set of
-// checkpoints the survivors' delta histories need, and the mutations that
-// keep survivors visible, hide needed non-survivors, and delete the rest
+// (docs/CONTRACT.md "Delta safety"): everything of one (thread, ns) loaded, the
+// set of checkpoints the survivors' delta histories need, and the mutations
+// that keep survivors visible, hide needed non-survivors, and delete the rest
 // (with their writes and index entries, and the blobs no remaining
 // checkpoint references).
 //

@@ -45,20 +45,6 @@ Status ToStatus(const rocksdb::Status& status, std::string_view context) {
   }
 }
 
-void PrefixScan::SeekToLast() { it->SeekForPrev(upper); }
-
-void PrefixScan::SeekForPrev(std::string_view target) {
-  it->SeekForPrev(rocksdb::Slice(target.data(), target.size()));
-}
-
-void PrefixScan::Seek(std::string_view target) {
-  it->Seek(rocksdb::Slice(target.data(), target.size()));
-}
-
-Status PrefixScan::status(std::string_view context) const {
-  return ToStatus(it->status(), context);
-}
-
 StripedLocks::Guard StripedLocks::Lock(
     const std::vector<std::string_view>& threads) {
   std::set<size_t> stripes;
@@ -103,26 +89,18 @@ Status RocksDbCheckpointer::Impl::Write(rocksdb::WriteBatch& batch,
   return ToStatus(db->Write(write, &batch), context);
 }
 
-std::unique_ptr<PrefixScan> RocksDbCheckpointer::Impl::Scan(
-    rocksdb::ColumnFamilyHandle* cf, const rocksdb::ReadOptions& read,
-    std::string prefix) const {
-  auto scan = std::make_unique<PrefixScan>();
-  scan->prefix = std::move(prefix);
-  scan->upper = keys::TuplePrefixUpperBound(scan->prefix);
-  scan->lower_slice = rocksdb::Slice(scan->prefix);
-  scan->upper_slice = rocksdb::Slice(scan->upper);
-  rocksdb::ReadOptions bounded = read;
-  bounded.iterate_lower_bound = &scan->lower_slice;
-  bounded.iterate_upper_bound = &scan->upper_slice;
+PrefixScan RocksDbCheckpointer::Impl::Scan(rocksdb::ColumnFamilyHandle* cf,
+                                           const rocksdb::ReadOptions& read,
+                                           std::string prefix,
+                                           ScanOrder order) const {
+  rocksdb::ReadOptions options = read;
   const bool has_extractor = cf == checkpoints || cf == blobs || cf == writes;
   // Prefix seek is exact only when the seek targets share the extractor's
   // prefix, i.e. the scan prefix holds at least its elements.
-  bounded.total_order_seek =
+  options.total_order_seek =
       !has_extractor ||
-      !rocksdb_layout::TuplePrefixLength(scan->prefix, kPrefixElements)
-           .has_value();
-  scan->it.reset(db->NewIterator(bounded, cf));
-  return scan;
+      !rocksdb_layout::TuplePrefixLength(prefix, kPrefixElements).has_value();
+  return PrefixScan(db.get(), cf, std::move(options), std::move(prefix), order);
 }
 
 Result<serde::CheckpointRecord> RocksDbCheckpointer::Impl::DecodeRecordAt(

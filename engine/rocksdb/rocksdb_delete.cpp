@@ -13,37 +13,38 @@ namespace layout = rocksdb_layout;
 Status RocksDbCheckpointer::Impl::AddDeleteThread(
     const rocksdb::ReadOptions& read, std::string_view thread,
     rocksdb::WriteBatch& batch) {
-  auto scan = Scan(checkpoints, read,
-                   layout::ThreadPrefix(layout::kCheckpointTag, thread));
-  for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-    const std::string_view key = scan->it->key().ToStringView();
+  PrefixScan scan = Scan(checkpoints, read,
+                         layout::ThreadPrefix(layout::kCheckpointTag, thread));
+  for (PrefixScan::Entry entry : scan) {
+    const std::string_view key = entry.key();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
     batch.Delete(index,
                  layout::TimestampKey(parts.checkpoint_id, thread, parts.ns));
     // An undecodable record is still deleted; only its run entry (if any)
     // cannot be found, and list/delete_for_runs skip run entries whose
     // record is gone.
-    auto record =
-        serde::DecodeCheckpointRecord(scan->it->value().ToStringView());
+    auto record = serde::DecodeCheckpointRecord(entry.value());
     if (!record.ok()) continue;
     if (auto run_id = IndexedRunId(record->metadata)) {
       batch.Delete(index, layout::RunKey(*run_id, thread, parts.ns,
                                          parts.checkpoint_id));
     }
   }
-  RP_RETURN_IF_ERROR(scan->status("delete_thread"));
+  RP_RETURN_IF_ERROR(scan.status("delete_thread"));
 
   // A range deletion only where the thread has keys: an unknown thread
   // writes nothing. Begin keys are two-element tuples, outside the memtable
   // insert-hint extractors' domain (rocksdb_options.cpp).
   const auto delete_prefix = [&](rocksdb::ColumnFamilyHandle* cf,
                                  std::string_view tag) -> Status {
-    auto keys_of_thread = Scan(cf, read, layout::ThreadPrefix(tag, thread));
-    keys_of_thread->Seek(keys_of_thread->prefix);
-    if (keys_of_thread->Valid()) {
-      batch.DeleteRange(cf, keys_of_thread->prefix, keys_of_thread->upper);
+    PrefixScan keys_of_thread =
+        Scan(cf, read, layout::ThreadPrefix(tag, thread));
+    keys_of_thread.SeekToStart();
+    if (keys_of_thread.Valid()) {
+      batch.DeleteRange(cf, keys_of_thread.prefix(),
+                        keys_of_thread.upper_bound());
     }
-    return keys_of_thread->status("delete_thread");
+    return keys_of_thread.status("delete_thread");
   };
   RP_RETURN_IF_ERROR(delete_prefix(checkpoints, layout::kCheckpointTag));
   RP_RETURN_IF_ERROR(delete_prefix(blobs, layout::kBlobTag));

@@ -82,13 +82,13 @@ bool InMember(std::string_view rest, std::string_view element) {
 
 // Stage 2: the writes of chain[0..longest), oldest member first, into the
 // walks' histories. A channel takes the writes of chain[0..span).
-// REQUIRES: `scan` covers NamespacePrefix(kWriteTag, thread, ns).
+// REQUIRES: `scan` covers NamespacePrefix(kWriteTag, thread, ns), forward.
 Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
                        size_t longest, std::vector<ChannelWalk>& walks) {
   // WritePrefix(thread, ns, id) = the scan's prefix + the id element; keys
   // are compared past the scan's prefix, which they all share.
-  const size_t base = scan.prefix.size();
-  const auto rest = [&] { return scan.it->key().ToStringView().substr(base); };
+  const size_t base = scan.prefix().size();
+  const auto rest = [&] { return scan.key().substr(base); };
   // The iterator sits at the first key >= the previous member's end
   // (`floor` + 0xff; none before it is skipped), so a member whose prefix
   // is >= that and <= the current key needs no seek: on a linear history
@@ -105,15 +105,14 @@ Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
     const bool in_place = positioned && AtOrAfterEnd(element, floor) &&
                           (!scan.Valid() || rest() >= element);
     if (!in_place) {
-      seek_key.assign(scan.prefix).append(element);
-      scan.Seek(seek_key);
+      seek_key.assign(scan.prefix()).append(element);
+      scan.SeekTo(seek_key);
     }
     positioned = true;
     floor = element;
-    for (; scan.Valid() && InMember(rest(), element); scan.it->Next()) {
-      const std::string_view key = scan.it->key().ToStringView();
-      Status decoded = serde::DecodeWriteRecordView(
-          scan.it->value().ToStringView(), &record);
+    for (; scan.Valid() && InMember(rest(), element); scan.Next()) {
+      const std::string_view key = scan.key();
+      Status decoded = serde::DecodeWriteRecordView(scan.value(), &record);
       if (!decoded.ok()) {
         return layout::CorruptionAt("write record", key, decoded);
       }
@@ -133,17 +132,12 @@ Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
   return Status::OK();
 }
 
-}  // namespace
+using Impl = RocksDbCheckpointer::Impl;
 
-Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
-    const CheckpointConfig& config, const std::vector<std::string>& channels) {
-  if (!config.thread_id) {
-    return Status::InvalidArgument("config.thread_id is missing");
-  }
-  DeltaHistory result;
-  if (channels.empty()) return result;
-  const std::string& thread = *config.thread_id;
-  const std::string ns(NamespaceOf(config));
+// The walks of `channels`, sorted by channel and deduplicated, each pointing
+// at its (empty) entry of *result.
+std::vector<ChannelWalk> StartWalks(const std::vector<std::string>& channels,
+                                    DeltaHistory* result) {
   std::vector<ChannelWalk> walks(channels.size());
   for (size_t i = 0; i < channels.size(); ++i) walks[i].channel = channels[i];
   std::sort(walks.begin(), walks.end(),
@@ -156,129 +150,204 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
                           }),
               walks.end());
   for (ChannelWalk& walk : walks) {
-    walk.history = &result[std::string(walk.channel)];
+    walk.history = &(*result)[std::string(walk.channel)];
   }
-  ScopedSnapshot snapshot(db.get());
-  const rocksdb::ReadOptions read = snapshot.Read();
+  return walks;
+}
 
-  // Stage 1: the target, then its ancestors.
-  delta_walk::AncestorScan ancestors(
-      Scan(checkpoints, read,
-           layout::NamespacePrefix(layout::kCheckpointTag, thread, ns)));
-  serde::CheckpointHeaderView header;  // reused for every member
-  delta_walk::CycleGuard visited;
-  if (config.checkpoint_id) {
-    RP_ASSIGN_OR_RETURN(bool found,
-                        ancestors.Find(*config.checkpoint_id, &header));
-    if (!found || header.hidden) {
-      return Status::NotFound(
-          "checkpoint given by config.checkpoint_id does not exist");
-    }
-    visited.VisitTarget(*config.checkpoint_id);
-  } else {
-    std::string latest;
-    RP_ASSIGN_OR_RETURN(bool found, ancestors.Latest(&latest, &header));
-    if (!found) {
-      return Status::NotFound(
-          "the thread and namespace of config have no checkpoint");
-    }
-  }
-  // The next ancestor's id (copied: the header views the iterator's value).
-  std::optional<std::string> next;
-  if (header.parent_id) next.emplace(*header.parent_id);
+// Stage 1's parent walk: the target, then its ancestors appended one by one
+// to the chain.
+class ParentWalk {
+ public:
+  // REQUIRES: as delta_walk::AncestorScan's.
+  explicit ParentWalk(PrefixScan scan) : ancestors_(std::move(scan)) {}
 
-  delta_walk::Chain chain;
-  // Appends the next ancestor; false at a root, a missing parent or a cycle.
-  const auto extend = [&]() -> Result<bool> {
-    if (!next || !visited.Visit(*next, chain)) return false;
-    RP_ASSIGN_OR_RETURN(bool found, ancestors.Find(*next, &header));
-    if (!found) return false;
-    chain.Append(*next, ancestors.id_element());
-    NoteStores(header, chain.size() - 1, walks);
-    if (header.parent_id) {
-      next->assign(*header.parent_id);
+  // Positions on the target: checkpoint `id` when given, else the latest
+  // visible checkpoint. NotFound when there is no such (visible) one.
+  Status Start(const std::optional<std::string>& id) {
+    if (id) {
+      RP_ASSIGN_OR_RETURN(bool found, ancestors_.Find(*id, &header_));
+      if (!found || header_.hidden) {
+        return Status::NotFound(
+            "checkpoint given by config.checkpoint_id does not exist");
+      }
+      visited_.VisitTarget(*id);
     } else {
-      next.reset();
+      std::string latest;
+      RP_ASSIGN_OR_RETURN(bool found, ancestors_.Latest(&latest, &header_));
+      if (!found) {
+        return Status::NotFound(
+            "the thread and namespace of config have no checkpoint");
+      }
+    }
+    // Copied: the header views the iterator's value.
+    if (header_.parent_id) next_.emplace(*header_.parent_id);
+    return Status::OK();
+  }
+
+  // Appends the next ancestor to the chain and notes in `walks` what it
+  // stores; false at a root, a missing parent or a cycle.
+  Result<bool> Extend(std::vector<ChannelWalk>& walks) {
+    if (!next_ || !visited_.Visit(*next_, chain_)) return false;
+    RP_ASSIGN_OR_RETURN(bool found, ancestors_.Find(*next_, &header_));
+    if (!found) return false;
+    chain_.Append(*next_, ancestors_.id_element());
+    NoteStores(header_, chain_.size() - 1, walks);
+    if (header_.parent_id) {
+      next_->assign(*header_.parent_id);
+    } else {
+      next_.reset();
     }
     return true;
-  };
-
-  while (true) {
-    bool searching = false;
-    for (ChannelWalk& walk : walks) {
-      if (walk.state != ChannelWalk::State::kSearching) continue;
-      while (walk.next_store < walk.stores.size() &&
-             walk.stores[walk.next_store].first < walk.scan_from) {
-        ++walk.next_store;
-      }
-      if (walk.next_store < walk.stores.size()) {
-        walk.state = ChannelWalk::State::kCandidate;
-        walk.position = walk.stores[walk.next_store].first;
-      } else {
-        walk.scan_from = chain.size();
-        searching = true;
-      }
-    }
-    if (searching) {
-      RP_ASSIGN_OR_RETURN(bool extended, extend());
-      if (extended) continue;
-      // Root reached: the searching channels have no seed.
-      for (ChannelWalk& walk : walks) {
-        if (walk.state == ChannelWalk::State::kSearching) {
-          walk.state = ChannelWalk::State::kDone;
-          walk.position = chain.size();  // all of the chain
-        }
-      }
-    }
-    // Verify the candidates with one MultiGet.
-    std::vector<std::string> keys;
-    std::vector<ChannelWalk*> pending;
-    for (ChannelWalk& walk : walks) {
-      if (walk.state != ChannelWalk::State::kCandidate) continue;
-      keys.push_back(layout::BlobKey(thread, ns, walk.channel,
-                                     walk.stores[walk.next_store].second));
-      pending.push_back(&walk);
-    }
-    if (pending.empty()) break;
-    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
-    std::vector<rocksdb::PinnableSlice> values(keys.size());
-    std::vector<rocksdb::Status> statuses(keys.size());
-    db->MultiGet(read, blobs, keys.size(), slices.data(), values.data(),
-                 statuses.data());
-    for (size_t i = 0; i < pending.size(); ++i) {
-      ChannelWalk& walk = *pending[i];
-      std::optional<serde::BlobRecord> blob;
-      if (!statuses[i].IsNotFound()) {
-        if (!statuses[i].ok()) {
-          return ToStatus(statuses[i], "read " + keys::Describe(keys[i]));
-        }
-        auto decoded = serde::DecodeBlobRecord(values[i].ToStringView());
-        if (!decoded.ok()) {
-          return layout::CorruptionAt("blob record", keys[i], decoded.status());
-        }
-        blob = std::move(*decoded);
-      }
-      if (blob && !blob->empty) {
-        walk.state = ChannelWalk::State::kDone;
-        walk.seed = std::move(blob->value);
-      } else {
-        walk.state = ChannelWalk::State::kSearching;
-        walk.scan_from = walk.position + 1;
-      }
-    }
   }
 
-  // Stage 2: the chain's writes, oldest member first. A channel takes the
-  // writes of chain[0..position] (its seed's own writes included).
+  // chain()[0] is the target's parent.
+  const delta_walk::Chain& chain() const { return chain_; }
+
+ private:
+  delta_walk::AncestorScan ancestors_;
+  serde::CheckpointHeaderView header_;  // reused for every member
+  delta_walk::CycleGuard visited_;
+  delta_walk::Chain chain_;
+  std::optional<std::string> next_;  // the next ancestor's id
+};
+
+// Moves each searching walk on to its next candidate (a chain member at or
+// after scan_from that stores the channel). True when some walk found none
+// in the chain so far: the chain must grow.
+bool PickCandidates(std::vector<ChannelWalk>& walks, size_t chain_size) {
+  bool searching = false;
+  for (ChannelWalk& walk : walks) {
+    if (walk.state != ChannelWalk::State::kSearching) continue;
+    while (walk.next_store < walk.stores.size() &&
+           walk.stores[walk.next_store].first < walk.scan_from) {
+      ++walk.next_store;
+    }
+    if (walk.next_store < walk.stores.size()) {
+      walk.state = ChannelWalk::State::kCandidate;
+      walk.position = walk.stores[walk.next_store].first;
+    } else {
+      walk.scan_from = chain_size;
+      searching = true;
+    }
+  }
+  return searching;
+}
+
+// The root is reached: the searching walks end without a seed, over all of
+// the chain.
+void EndSearches(std::vector<ChannelWalk>& walks, size_t chain_size) {
+  for (ChannelWalk& walk : walks) {
+    if (walk.state == ChannelWalk::State::kSearching) {
+      walk.state = ChannelWalk::State::kDone;
+      walk.position = chain_size;
+    }
+  }
+}
+
+// Reads the candidates' blobs with one MultiGet: a candidate holding a
+// value becomes its walk's seed; an absent or "empty" one sends the walk
+// searching on past it. False when no walk had a candidate.
+Result<bool> CheckCandidates(const Impl& impl, const rocksdb::ReadOptions& read,
+                             std::string_view thread, std::string_view ns,
+                             std::vector<ChannelWalk>& walks) {
+  std::vector<std::string> keys;
+  std::vector<ChannelWalk*> pending;
+  for (ChannelWalk& walk : walks) {
+    if (walk.state != ChannelWalk::State::kCandidate) continue;
+    keys.push_back(layout::BlobKey(thread, ns, walk.channel,
+                                   walk.stores[walk.next_store].second));
+    pending.push_back(&walk);
+  }
+  if (pending.empty()) return false;
+  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  impl.db->MultiGet(read, impl.blobs, keys.size(), slices.data(), values.data(),
+                    statuses.data());
+  for (size_t i = 0; i < pending.size(); ++i) {
+    ChannelWalk& walk = *pending[i];
+    std::optional<serde::BlobRecord> blob;
+    if (!statuses[i].IsNotFound()) {
+      if (!statuses[i].ok()) {
+        return ToStatus(statuses[i], "read " + keys::Describe(keys[i]));
+      }
+      auto decoded = serde::DecodeBlobRecord(values[i].ToStringView());
+      if (!decoded.ok()) {
+        return layout::CorruptionAt("blob record", keys[i], decoded.status());
+      }
+      blob = std::move(*decoded);
+    }
+    if (blob && !blob->empty) {
+      walk.state = ChannelWalk::State::kDone;
+      walk.seed = std::move(blob->value);
+    } else {
+      walk.state = ChannelWalk::State::kSearching;
+      walk.scan_from = walk.position + 1;
+    }
+  }
+  return true;
+}
+
+// Stage 1: extends the chain until every walk is done (has its seed, or
+// reached the root).
+Status FindSeeds(const Impl& impl, const rocksdb::ReadOptions& read,
+                 std::string_view thread, std::string_view ns,
+                 ParentWalk& parents, std::vector<ChannelWalk>& walks) {
+  while (true) {
+    if (PickCandidates(walks, parents.chain().size())) {
+      RP_ASSIGN_OR_RETURN(bool extended, parents.Extend(walks));
+      if (extended) continue;
+      EndSearches(walks, parents.chain().size());
+    }
+    RP_ASSIGN_OR_RETURN(bool checked,
+                        CheckCandidates(impl, read, thread, ns, walks));
+    if (!checked) return Status::OK();
+  }
+}
+
+// Moves each walk's seed into its history and sets its span: a channel
+// takes the writes of chain[0..position] (its seed's own writes included).
+// Returns the longest span.
+size_t TakeSeeds(std::vector<ChannelWalk>& walks) {
   size_t longest = 0;
   for (ChannelWalk& walk : walks) {
     walk.span = walk.seed ? walk.position + 1 : walk.position;
     longest = std::max(longest, walk.span);
     walk.history->seed = std::move(walk.seed);
   }
-  auto pending_writes = Scan(
+  return longest;
+}
+
+}  // namespace
+
+Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
+    const CheckpointConfig& config, const std::vector<std::string>& channels) {
+  if (!config.thread_id) {
+    return Status::InvalidArgument("config.thread_id is missing");
+  }
+  DeltaHistory result;
+  if (channels.empty()) return result;
+  const std::string& thread = *config.thread_id;
+  const std::string ns(NamespaceOf(config));
+  std::vector<ChannelWalk> walks = StartWalks(channels, &result);
+  ScopedSnapshot snapshot(db.get());
+  const rocksdb::ReadOptions read = snapshot.Read();
+
+  // Stage 1: the target, then its ancestors.
+  ParentWalk parents(
+      Scan(checkpoints, read,
+           layout::NamespacePrefix(layout::kCheckpointTag, thread, ns),
+           ScanOrder::kReverse));
+  RP_RETURN_IF_ERROR(parents.Start(config.checkpoint_id));
+  RP_RETURN_IF_ERROR(FindSeeds(*this, read, thread, ns, parents, walks));
+
+  // Stage 2: the chain's writes, oldest member first.
+  const size_t longest = TakeSeeds(walks);
+  PrefixScan pending_writes = Scan(
       writes, read, layout::NamespacePrefix(layout::kWriteTag, thread, ns));
-  RP_RETURN_IF_ERROR(ReadChainWrites(*pending_writes, chain, longest, walks));
+  RP_RETURN_IF_ERROR(
+      ReadChainWrites(pending_writes, parents.chain(), longest, walks));
   return result;
 }
 

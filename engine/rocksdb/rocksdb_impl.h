@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/rocksdb/prefix_scan.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "serde/records.h"
 
@@ -59,25 +60,6 @@ class ScopedSnapshot {
  private:
   rocksdb::DB* db_;
   const rocksdb::Snapshot* snapshot_;
-};
-
-// An iterator bounded to the keys under one prefix. Address-stable (the
-// iterator points at its bounds): always held by unique_ptr.
-struct PrefixScan {
-  std::string prefix;
-  std::string upper;  // keys::TuplePrefixUpperBound(prefix)
-  rocksdb::Slice lower_slice;
-  rocksdb::Slice upper_slice;
-  std::unique_ptr<rocksdb::Iterator> it;
-
-  // Positions at the last key under the prefix.
-  void SeekToLast();
-  // Positions at the last key <= target (REQUIRES: target under prefix).
-  void SeekForPrev(std::string_view target);
-  void Seek(std::string_view target);
-  bool Valid() const { return it->Valid(); }
-  // The iterator's error (ok when it simply ran off the prefix).
-  Status status(std::string_view context) const;
 };
 
 // A fixed set of mutexes; a thread id hashes to one stripe.
@@ -119,12 +101,12 @@ class RocksDbCheckpointer::Impl {
   Status CheckWritable() const;
   // Applies `batch` atomically (WriteOptions.sync = options.sync_writes).
   Status Write(rocksdb::WriteBatch& batch, std::string_view context);
-  // A scan over `prefix` of `cf` reading with `read`. Uses prefix seek (and
-  // its bloom filters) when `prefix` covers the extractor's prefix, total
-  // order otherwise.
-  std::unique_ptr<PrefixScan> Scan(rocksdb::ColumnFamilyHandle* cf,
-                                   const rocksdb::ReadOptions& read,
-                                   std::string prefix) const;
+  // A scan over `prefix` of `cf` reading with `read`, in `order`. Uses
+  // prefix seek (and its bloom filters) when `prefix` covers the extractor's
+  // prefix, total order otherwise.
+  PrefixScan Scan(rocksdb::ColumnFamilyHandle* cf,
+                  const rocksdb::ReadOptions& read, std::string prefix,
+                  ScanOrder order = ScanOrder::kForward) const;
 
   // The namespaces of `thread` (its ("th", thread, ns) entries), ascending.
   Result<std::vector<std::string>> Namespaces(const rocksdb::ReadOptions& read,

@@ -43,50 +43,49 @@ class NamespaceStream final : public Stream {
                   std::string thread, std::string ns,
                   const std::optional<std::string>& only_id,
                   const std::optional<std::string>& before)
-      : thread_(std::move(thread)), ns_(std::move(ns)) {
-    scan_ = impl.Scan(
-        impl.checkpoints, read,
-        layout::NamespacePrefix(layout::kCheckpointTag, thread_, ns_));
+      : thread_(std::move(thread)),
+        ns_(std::move(ns)),
+        scan_(impl.Scan(
+            impl.checkpoints, read,
+            layout::NamespacePrefix(layout::kCheckpointTag, thread_, ns_),
+            ScanOrder::kReverse)) {
     if (only_id) {
       const std::string key = layout::CheckpointKey(thread_, ns_, *only_id);
       if (before && *only_id >= *before) {
         exhausted_ = true;
         return;
       }
-      scan_->SeekForPrev(key);
-      exhausted_ = !scan_->Valid() || scan_->it->key().ToStringView() != key;
+      scan_.SeekTo(key);
+      exhausted_ = !scan_.Valid() || scan_.key() != key;
       single_ = true;
     } else if (before) {
       const std::string key = layout::CheckpointKey(thread_, ns_, *before);
-      scan_->SeekForPrev(key);
-      if (scan_->Valid() && scan_->it->key().ToStringView() == key) {
-        scan_->it->Prev();
-      }
+      scan_.SeekTo(key);
+      if (scan_.Valid() && scan_.key() == key) scan_.Next();
     } else {
-      scan_->SeekToLast();
+      scan_.SeekToStart();
     }
   }
 
   Result<std::optional<Candidate>> Next() override {
-    if (exhausted_ || !scan_->Valid()) {
-      RP_RETURN_IF_ERROR(scan_->status("list"));
+    if (exhausted_ || !scan_.Valid()) {
+      RP_RETURN_IF_ERROR(scan_.status("list"));
       return std::optional<Candidate>();
     }
-    const std::string_view key = scan_->it->key().ToStringView();
-    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(scan_.key()));
     Candidate candidate{thread_, ns_, std::move(parts.checkpoint_id),
-                        scan_->it->value().ToString()};
+                        std::string(scan_.value())};
     if (single_) {
       exhausted_ = true;
     } else {
-      scan_->it->Prev();
+      scan_.Next();
     }
     return std::optional<Candidate>(std::move(candidate));
   }
 
  private:
   std::string thread_, ns_;
-  std::unique_ptr<PrefixScan> scan_;
+  PrefixScan scan_;  // reverse
   bool exhausted_ = false;
   bool single_ = false;
 };
@@ -141,46 +140,39 @@ class GlobalStream final : public Stream {
                std::optional<std::string> ns,
                const std::optional<std::string>& only_id,
                const std::optional<std::string>& before)
-      : ns_(std::move(ns)) {
-    if (only_id) {
-      if (before && *only_id >= *before) {
-        exhausted_ = true;
-      }
-      scan_ = impl.Scan(impl.index, read,
-                        layout::ThreadPrefix(layout::kTimestampTag, *only_id));
-      scan_->SeekToLast();
+      : ns_(std::move(ns)),
+        scan_(impl.Scan(
+            impl.index, read,
+            only_id ? layout::ThreadPrefix(layout::kTimestampTag, *only_id)
+                    : layout::TagPrefix(layout::kTimestampTag),
+            ScanOrder::kReverse)),
+        exhausted_(only_id && before && *only_id >= *before) {
+    if (!only_id && before) {
+      // Every key of id `before` extends this prefix; smaller ids sort
+      // before it.
+      scan_.SeekTo(layout::ThreadPrefix(layout::kTimestampTag, *before));
     } else {
-      scan_ =
-          impl.Scan(impl.index, read, layout::TagPrefix(layout::kTimestampTag));
-      if (before) {
-        // Every key of id `before` extends this prefix; smaller ids sort
-        // before it.
-        scan_->SeekForPrev(
-            layout::ThreadPrefix(layout::kTimestampTag, *before));
-      } else {
-        scan_->SeekToLast();
-      }
+      scan_.SeekToStart();
     }
   }
 
   Result<std::optional<Candidate>> Next() override {
-    for (; !exhausted_ && scan_->Valid(); scan_->it->Prev()) {
-      RP_ASSIGN_OR_RETURN(auto parts, layout::ParseTimestampKey(
-                                          scan_->it->key().ToStringView()));
+    for (; !exhausted_ && scan_.Valid(); scan_.Next()) {
+      RP_ASSIGN_OR_RETURN(auto parts, layout::ParseTimestampKey(scan_.key()));
       if (ns_ && parts.ns != *ns_) continue;
-      scan_->it->Prev();
+      scan_.Next();
       return std::optional<Candidate>(
           Candidate{std::move(parts.thread), std::move(parts.ns),
                     std::move(parts.checkpoint_id), std::nullopt});
     }
-    RP_RETURN_IF_ERROR(scan_->status("list"));
+    RP_RETURN_IF_ERROR(scan_.status("list"));
     return std::optional<Candidate>();
   }
 
  private:
   std::optional<std::string> ns_;
-  std::unique_ptr<PrefixScan> scan_;
-  bool exhausted_ = false;
+  PrefixScan scan_;  // reverse
+  bool exhausted_;
 };
 
 class ListCursor final : public TupleCursor {

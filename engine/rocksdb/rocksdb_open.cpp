@@ -6,13 +6,14 @@
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
+#include "rockpoint/version.h"
 
 namespace rockpoint {
 namespace {
 
 constexpr std::string_view kFormatVersionKey = "format_version";
 constexpr std::string_view kCreatedByKey = "created_by";
-constexpr std::string_view kCreatedBy = "rockpoint 0.1.0";
+const std::string kCreatedBy = std::string("rockpoint ") + kVersion;
 
 // Reads the format version in `meta`, writes it (and created_by) into a
 // new store, refuses a newer one.

@@ -52,13 +52,14 @@ Status ScanRaw(RocksDbCheckpointer& store, std::string_view column_family,
   RawEntry entry;
   for (rocksdb::ColumnFamilyHandle* family : families) {
     entry.column_family = family->GetName();
-    auto scan = impl.Scan(family, snapshot.Read(), std::string(key_prefix));
-    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-      entry.key = scan->it->key().ToString();
-      entry.value = scan->it->value().ToString();
+    PrefixScan scan =
+        impl.Scan(family, snapshot.Read(), std::string(key_prefix));
+    for (PrefixScan::Entry raw : scan) {
+      entry.key = raw.key();
+      entry.value = raw.value();
       if (!visit(entry)) return Status::OK();
     }
-    RP_RETURN_IF_ERROR(scan->status("scan " + entry.column_family));
+    RP_RETURN_IF_ERROR(scan.status("scan " + entry.column_family));
   }
   return Status::OK();
 }
@@ -104,11 +105,12 @@ Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& store) {
 Result<uint64_t> CountHiddenCheckpoints(RocksDbCheckpointer& store) {
   Impl& impl = ImplOf(store);
   ScopedSnapshot snapshot(impl.db.get());
-  auto scan = impl.Scan(impl.index, snapshot.Read(),
-                        rocksdb_layout::TagPrefix(rocksdb_layout::kHiddenTag));
+  PrefixScan scan =
+      impl.Scan(impl.index, snapshot.Read(),
+                rocksdb_layout::TagPrefix(rocksdb_layout::kHiddenTag));
   uint64_t count = 0;
-  for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) ++count;
-  RP_RETURN_IF_ERROR(scan->status("count hidden checkpoints"));
+  for (PrefixScan::Entry entry [[maybe_unused]] : scan) ++count;
+  RP_RETURN_IF_ERROR(scan.status("count hidden checkpoints"));
   return count;
 }
 

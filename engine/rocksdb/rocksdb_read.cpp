@@ -48,14 +48,13 @@ RocksDbCheckpointer::Impl::ReadRecord(const rocksdb::ReadOptions& read,
 Result<std::vector<std::string>> RocksDbCheckpointer::Impl::Namespaces(
     const rocksdb::ReadOptions& read, std::string_view thread) const {
   std::vector<std::string> namespaces;
-  auto scan =
+  PrefixScan scan =
       Scan(index, read, layout::ThreadPrefix(layout::kThreadTag, thread));
-  for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-    RP_ASSIGN_OR_RETURN(auto parts,
-                        layout::ParseThreadKey(scan->it->key().ToStringView()));
+  for (PrefixScan::Entry entry : scan) {
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseThreadKey(entry.key()));
     namespaces.push_back(std::move(parts.ns));
   }
-  RP_RETURN_IF_ERROR(scan->status("read namespaces"));
+  RP_RETURN_IF_ERROR(scan.status("read namespaces"));
   return namespaces;
 }
 
@@ -64,14 +63,14 @@ Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
     std::string_view ns, std::string_view checkpoint_id) {
   std::vector<PendingWrite> result;
   serde::WriteRecordView record;
-  auto scan =
+  PrefixScan scan =
       Scan(writes, read, layout::WritePrefix(thread, ns, checkpoint_id));
-  for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-    const std::string_view key = scan->it->key().ToStringView();
+  const size_t prefix_length = scan.prefix().size();
+  for (PrefixScan::Entry entry : scan) {
+    const std::string_view key = entry.key();
     RP_ASSIGN_OR_RETURN(auto parts,
-                        layout::ParseWriteKeyTask(key, scan->prefix.size()));
-    Status decoded =
-        serde::DecodeWriteRecordView(scan->it->value().ToStringView(), &record);
+                        layout::ParseWriteKeyTask(key, prefix_length));
+    Status decoded = serde::DecodeWriteRecordView(entry.value(), &record);
     if (!decoded.ok()) {
       return layout::CorruptionAt("write record", key, decoded);
     }
@@ -80,7 +79,7 @@ Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
         TypedValue{std::string(record.type), std::string(record.bytes)},
         std::move(parts.task_path), parts.idx, std::string(checkpoint_id)});
   }
-  RP_RETURN_IF_ERROR(scan->status("scan writes"));
+  RP_RETURN_IF_ERROR(scan.status("scan writes"));
   return result;
 }
 
@@ -170,21 +169,22 @@ Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::Impl::GetTuple(
   }
 
   // Latest: one reverse seek in ("cp", thread, ns), skipping hidden ones.
-  auto scan = Scan(checkpoints, read,
-                   layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
-  for (scan->SeekToLast(); scan->Valid(); scan->it->Prev()) {
-    const std::string_view key = scan->it->key().ToStringView();
-    RP_ASSIGN_OR_RETURN(auto record,
-                        DecodeRecordAt(key, scan->it->value().ToStringView()));
+  PrefixScan scan =
+      Scan(checkpoints, read,
+           layout::NamespacePrefix(layout::kCheckpointTag, thread, ns),
+           ScanOrder::kReverse);
+  for (PrefixScan::Entry entry : scan) {
+    const std::string_view key = entry.key();
+    RP_ASSIGN_OR_RETURN(auto record, DecodeRecordAt(key, entry.value()));
     if (record.header.hidden) continue;
     RP_ASSIGN_OR_RETURN(const std::string checkpoint_id,
-                        CheckpointIdOf(key, scan->prefix));
+                        CheckpointIdOf(key, scan.prefix()));
     RP_ASSIGN_OR_RETURN(
         auto tuple,
         AssembleTuple(read, thread, ns, checkpoint_id, std::move(record)));
     return std::optional<CheckpointTuple>(std::move(tuple));
   }
-  RP_RETURN_IF_ERROR(scan->status("get_tuple"));
+  RP_RETURN_IF_ERROR(scan.status("get_tuple"));
   return std::optional<CheckpointTuple>();
 }
 

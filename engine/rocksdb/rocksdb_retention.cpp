@@ -2,6 +2,7 @@
 // (atomic across every thread it touches), computed at one snapshot while
 // the stripe locks of the touched threads are held; the delta-safety rule
 // (retention_family.h) decides what stays hidden.
+#include <map>
 #include <set>
 
 #include "engine/rocksdb/key_layout.h"
@@ -54,13 +55,12 @@ Status RocksDbCheckpointer::Impl::DeleteForRuns(
   {
     ScopedSnapshot snapshot(db.get());
     for (const std::string& run_id : runs) {
-      auto scan = Scan(index, snapshot.Read(), layout::RunPrefix(run_id));
-      for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-        RP_ASSIGN_OR_RETURN(
-            auto parts, layout::ParseRunKey(scan->it->key().ToStringView()));
+      PrefixScan scan = Scan(index, snapshot.Read(), layout::RunPrefix(run_id));
+      for (PrefixScan::Entry entry : scan) {
+        RP_ASSIGN_OR_RETURN(auto parts, layout::ParseRunKey(entry.key()));
         families.emplace(std::move(parts.thread), std::move(parts.ns));
       }
-      RP_RETURN_IF_ERROR(scan->status("scan run index"));
+      RP_RETURN_IF_ERROR(scan.status("scan run index"));
     }
   }
   if (families.empty()) return Status::OK();
@@ -90,93 +90,125 @@ Status RocksDbCheckpointer::Impl::DeleteForRuns(
   return Write(batch, "delete_for_runs");
 }
 
-Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
-                                             std::string_view target) {
-  RP_RETURN_IF_ERROR(CheckWritable());
-  if (source == target) return Status::OK();
-  auto guard = locks.Lock({source, target});
-  ScopedSnapshot snapshot(db.get());
-  const rocksdb::ReadOptions read = snapshot.Read();
-  rocksdb::WriteBatch batch;
+namespace {
 
+using Impl = RocksDbCheckpointer::Impl;
+
+// The records `thread` has, by checkpoint key; undecodable ones left out.
+Result<std::map<std::string, serde::CheckpointRecord>> ReadRecords(
+    const Impl& impl, const rocksdb::ReadOptions& read,
+    std::string_view thread) {
+  std::map<std::string, serde::CheckpointRecord> records;
+  PrefixScan scan =
+      impl.Scan(impl.checkpoints, read,
+                layout::ThreadPrefix(layout::kCheckpointTag, thread));
+  for (PrefixScan::Entry entry : scan) {
+    auto record = serde::DecodeCheckpointRecord(entry.value());
+    if (record.ok()) {
+      records.emplace(std::string(entry.key()), std::move(*record));
+    }
+  }
+  RP_RETURN_IF_ERROR(scan.status("copy_thread"));
+  return records;
+}
+
+// Adds to `batch` the copy to `target` of the source record `record` under
+// `copy_key` (checkpoint `id` of `ns`) with its index entries, replacing
+// those of `old`, the target's record under that key (if any).
+void AddRecordCopy(const Impl& impl, std::string_view target,
+                   const std::string& ns, const std::string& id,
+                   const std::string& copy_key, std::string_view value,
+                   const serde::CheckpointRecord& record,
+                   const serde::CheckpointRecord* old,
+                   rocksdb::WriteBatch& batch) {
+  const auto run_id = IndexedRunId(record.metadata);
+  if (old != nullptr) {
+    const auto old_run = IndexedRunId(old->metadata);
+    if (old_run && (record.header.hidden || old_run != run_id)) {
+      batch.Delete(impl.index, layout::RunKey(*old_run, target, ns, id));
+    }
+    if (old->header.hidden && !record.header.hidden) {
+      batch.Delete(impl.index, layout::HiddenKey(target, ns, id));
+    }
+  }
+  batch.Put(impl.checkpoints, copy_key, value);
+  batch.Put(impl.index, layout::ThreadKey(target, ns), "");
+  if (record.header.hidden) {
+    batch.Put(impl.index, layout::HiddenKey(target, ns, id), "");
+    batch.Delete(impl.index, layout::TimestampKey(id, target, ns));
+  } else {
+    batch.Put(impl.index, layout::TimestampKey(id, target, ns), "");
+    if (run_id) {
+      batch.Put(impl.index, layout::RunKey(*run_id, target, ns, id), "");
+    }
+  }
+}
+
+// Records: copied byte for byte (they do not name their thread), with the
+// target's index entries.
+Status CopyRecords(const Impl& impl, const rocksdb::ReadOptions& read,
+                   std::string_view source, std::string_view target,
+                   rocksdb::WriteBatch& batch) {
   // Records the target already has under a copied key: their index entries
   // may need replacing.
-  std::map<std::string, serde::CheckpointRecord> existing;
-  {
-    auto scan = Scan(checkpoints, read,
-                     layout::ThreadPrefix(layout::kCheckpointTag, target));
-    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-      auto record =
-          serde::DecodeCheckpointRecord(scan->it->value().ToStringView());
-      if (record.ok()) {
-        existing.emplace(scan->it->key().ToString(), std::move(*record));
-      }
-    }
-    RP_RETURN_IF_ERROR(scan->status("copy_thread"));
-  }
-
-  // Records: copied byte for byte (they do not name their thread).
-  auto records = Scan(checkpoints, read,
-                      layout::ThreadPrefix(layout::kCheckpointTag, source));
-  for (records->Seek(records->prefix); records->Valid(); records->it->Next()) {
-    const std::string_view key = records->it->key().ToStringView();
-    const std::string_view value = records->it->value().ToStringView();
+  RP_ASSIGN_OR_RETURN(const auto existing, ReadRecords(impl, read, target));
+  PrefixScan records =
+      impl.Scan(impl.checkpoints, read,
+                layout::ThreadPrefix(layout::kCheckpointTag, source));
+  for (PrefixScan::Entry entry : records) {
+    const std::string_view key = entry.key();
+    const std::string_view value = entry.value();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
-    RP_ASSIGN_OR_RETURN(auto record, DecodeRecordAt(key, value));
-    const std::string& ns = parts.ns;
-    const std::string& id = parts.checkpoint_id;
+    RP_ASSIGN_OR_RETURN(auto record, Impl::DecodeRecordAt(key, value));
     const std::string copy_key =
         layout::WithThread(key, layout::kCheckpointTag, source, target);
-    const auto run_id = IndexedRunId(record.metadata);
-    if (const auto old = existing.find(copy_key); old != existing.end()) {
-      const auto old_run = IndexedRunId(old->second.metadata);
-      if (old_run && (record.header.hidden || old_run != run_id)) {
-        batch.Delete(index, layout::RunKey(*old_run, target, ns, id));
-      }
-      if (old->second.header.hidden && !record.header.hidden) {
-        batch.Delete(index, layout::HiddenKey(target, ns, id));
-      }
-    }
-    batch.Put(checkpoints, copy_key, value);
-    batch.Put(index, layout::ThreadKey(target, ns), "");
-    if (record.header.hidden) {
-      batch.Put(index, layout::HiddenKey(target, ns, id), "");
-      batch.Delete(index, layout::TimestampKey(id, target, ns));
-    } else {
-      batch.Put(index, layout::TimestampKey(id, target, ns), "");
-      if (run_id) batch.Put(index, layout::RunKey(*run_id, target, ns, id), "");
-    }
+    const auto old = existing.find(copy_key);
+    AddRecordCopy(impl, target, parts.ns, parts.checkpoint_id, copy_key, value,
+                  record, old == existing.end() ? nullptr : &old->second,
+                  batch);
   }
-  RP_RETURN_IF_ERROR(records->status("copy_thread"));
+  return records.status("copy_thread");
+}
 
-  // Blobs: the target ends up with the source's value under each copied
-  // key, so copies read exactly what the source reads.
-  auto values =
-      Scan(blobs, read, layout::ThreadPrefix(layout::kBlobTag, source));
-  for (values->Seek(values->prefix); values->Valid(); values->it->Next()) {
-    batch.Put(blobs,
-              layout::WithThread(values->it->key().ToStringView(),
-                                 layout::kBlobTag, source, target),
-              values->it->value());
+// Blobs: the target ends up with the source's value under each copied key,
+// so copies read exactly what the source reads.
+Status CopyBlobs(const Impl& impl, const rocksdb::ReadOptions& read,
+                 std::string_view source, std::string_view target,
+                 rocksdb::WriteBatch& batch) {
+  PrefixScan values = impl.Scan(impl.blobs, read,
+                                layout::ThreadPrefix(layout::kBlobTag, source));
+  for (PrefixScan::Entry entry : values) {
+    batch.Put(impl.blobs,
+              layout::WithThread(entry.key(), layout::kBlobTag, source, target),
+              entry.value());
   }
-  RP_RETURN_IF_ERROR(values->status("copy_thread"));
+  return values.status("copy_thread");
+}
 
-  // Writes: the source's writes of a checkpoint replace the target's writes
-  // of that checkpoint as a whole.
-  std::set<std::string> target_writes;
-  {
-    auto scan =
-        Scan(writes, read, layout::ThreadPrefix(layout::kWriteTag, target));
-    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-      target_writes.insert(scan->it->key().ToString());
-    }
-    RP_RETURN_IF_ERROR(scan->status("copy_thread"));
-  }
+// Every write key of `thread`.
+Result<std::set<std::string>> ReadWriteKeys(const Impl& impl,
+                                            const rocksdb::ReadOptions& read,
+                                            std::string_view thread) {
+  std::set<std::string> keys;
+  PrefixScan scan = impl.Scan(impl.writes, read,
+                              layout::ThreadPrefix(layout::kWriteTag, thread));
+  for (PrefixScan::Entry entry : scan) keys.emplace(entry.key());
+  RP_RETURN_IF_ERROR(scan.status("copy_thread"));
+  return keys;
+}
+
+// Writes: the source's writes of a checkpoint replace the target's writes
+// of that checkpoint as a whole.
+Status CopyWrites(const Impl& impl, const rocksdb::ReadOptions& read,
+                  std::string_view source, std::string_view target,
+                  rocksdb::WriteBatch& batch) {
+  RP_ASSIGN_OR_RETURN(const std::set<std::string> target_writes,
+                      ReadWriteKeys(impl, read, target));
   std::string group;  // WritePrefix of the checkpoint being copied
-  auto pending =
-      Scan(writes, read, layout::ThreadPrefix(layout::kWriteTag, source));
-  for (pending->Seek(pending->prefix); pending->Valid(); pending->it->Next()) {
-    const std::string_view key = pending->it->key().ToStringView();
+  PrefixScan pending = impl.Scan(
+      impl.writes, read, layout::ThreadPrefix(layout::kWriteTag, source));
+  for (PrefixScan::Entry entry : pending) {
+    const std::string_view key = entry.key();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
     std::string prefix =
         layout::WritePrefix(target, parts.ns, parts.checkpoint_id);
@@ -185,14 +217,29 @@ Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
       const std::string upper = keys::TuplePrefixUpperBound(group);
       for (auto old = target_writes.lower_bound(group);
            old != target_writes.end() && *old < upper; ++old) {
-        batch.Delete(writes, *old);
+        batch.Delete(impl.writes, *old);
       }
     }
-    batch.Put(writes,
+    batch.Put(impl.writes,
               layout::WithThread(key, layout::kWriteTag, source, target),
-              pending->it->value());
+              entry.value());
   }
-  RP_RETURN_IF_ERROR(pending->status("copy_thread"));
+  return pending.status("copy_thread");
+}
+
+}  // namespace
+
+Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
+                                             std::string_view target) {
+  RP_RETURN_IF_ERROR(CheckWritable());
+  if (source == target) return Status::OK();
+  auto guard = locks.Lock({source, target});
+  ScopedSnapshot snapshot(db.get());
+  const rocksdb::ReadOptions read = snapshot.Read();
+  rocksdb::WriteBatch batch;
+  RP_RETURN_IF_ERROR(CopyRecords(*this, read, source, target, batch));
+  RP_RETURN_IF_ERROR(CopyBlobs(*this, read, source, target, batch));
+  RP_RETURN_IF_ERROR(CopyWrites(*this, read, source, target, batch));
   return Write(batch, "copy_thread");
 }
 

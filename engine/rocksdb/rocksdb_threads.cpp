@@ -16,9 +16,9 @@ Result<uint64_t> CountKeys(const Impl& impl, rocksdb::ColumnFamilyHandle* cf,
                            const rocksdb::ReadOptions& read,
                            std::string prefix) {
   uint64_t count = 0;
-  auto scan = impl.Scan(cf, read, std::move(prefix));
-  for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) ++count;
-  RP_RETURN_IF_ERROR(scan->status("count checkpoints"));
+  PrefixScan scan = impl.Scan(cf, read, std::move(prefix));
+  for (PrefixScan::Entry entry [[maybe_unused]] : scan) ++count;
+  RP_RETURN_IF_ERROR(scan.status("count checkpoints"));
   return count;
 }
 
@@ -37,21 +37,20 @@ Status DescribeNamespace(const Impl& impl, const rocksdb::ReadOptions& read,
   info.checkpoint_count = records > hidden ? records - hidden : 0;
   if (info.checkpoint_count == 0) return Status::OK();
 
-  auto scan =
+  PrefixScan scan =
       impl.Scan(impl.checkpoints, read,
-                layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
-  for (scan->SeekToLast(); scan->Valid(); scan->it->Prev()) {
-    const std::string_view key = scan->it->key().ToStringView();
-    RP_ASSIGN_OR_RETURN(
-        auto record,
-        Impl::DecodeRecordAt(key, scan->it->value().ToStringView()));
+                layout::NamespacePrefix(layout::kCheckpointTag, thread, ns),
+                ScanOrder::kReverse);
+  for (PrefixScan::Entry entry : scan) {
+    const std::string_view key = entry.key();
+    RP_ASSIGN_OR_RETURN(auto record, Impl::DecodeRecordAt(key, entry.value()));
     if (record.header.hidden) continue;
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
     info.latest_checkpoint_id = std::move(parts.checkpoint_id);
     info.latest_ts = std::move(record.ts);
     return Status::OK();
   }
-  return scan->status("list_threads");
+  return scan.status("list_threads");
 }
 
 }  // namespace
@@ -64,14 +63,12 @@ Result<ThreadPage> RocksDbCheckpointer::Impl::ListThreads(
   ThreadPage page;
   ScopedSnapshot snapshot(db.get());
   const rocksdb::ReadOptions read = snapshot.Read();
-  auto scan = Scan(index, read, layout::TagPrefix(layout::kThreadTag));
-  if (options.after) {
-    // Past every key of thread `after`.
-    scan->Seek(keys::TuplePrefixUpperBound(
-        layout::ThreadPrefix(layout::kThreadTag, *options.after)));
-  } else {
-    scan->Seek(scan->prefix);
-  }
+  PrefixScan scan = Scan(index, read, layout::TagPrefix(layout::kThreadTag));
+  // Past every key of thread `after`, or from the first thread.
+  std::string start = options.after
+                          ? keys::TuplePrefixUpperBound(layout::ThreadPrefix(
+                                layout::kThreadTag, *options.after))
+                          : scan.prefix();
   std::optional<ThreadInfo> current;
   const auto finish_current = [&] {
     if (current && !current->namespaces.empty()) {
@@ -79,9 +76,8 @@ Result<ThreadPage> RocksDbCheckpointer::Impl::ListThreads(
     }
     current.reset();
   };
-  for (; scan->Valid(); scan->it->Next()) {
-    RP_ASSIGN_OR_RETURN(auto parts,
-                        layout::ParseThreadKey(scan->it->key().ToStringView()));
+  for (PrefixScan::Entry entry : scan.From(std::move(start))) {
+    RP_ASSIGN_OR_RETURN(auto parts, layout::ParseThreadKey(entry.key()));
     if (!current || current->thread_id != parts.thread) {
       finish_current();
       if (page.threads.size() >= options.limit) {
@@ -96,7 +92,7 @@ Result<ThreadPage> RocksDbCheckpointer::Impl::ListThreads(
     if (info.checkpoint_count > 0)
       current->namespaces.push_back(std::move(info));
   }
-  RP_RETURN_IF_ERROR(scan->status("list_threads"));
+  RP_RETURN_IF_ERROR(scan.status("list_threads"));
   finish_current();
   return page;
 }

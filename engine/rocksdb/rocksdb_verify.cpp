@@ -72,12 +72,12 @@ class Verifier {
   // Scans every entry of `family`, calling `visit(key, value)`.
   template <typename Visit>
   Status ScanAll(rocksdb::ColumnFamilyHandle* family, Visit visit) {
-    auto scan = impl_.Scan(family, snapshot_.Read(), "");
-    for (scan->Seek(scan->prefix); scan->Valid(); scan->it->Next()) {
-      visit(scan->it->key().ToStringView(), scan->it->value().ToStringView());
+    PrefixScan scan = impl_.Scan(family, snapshot_.Read(), "");
+    for (PrefixScan::Entry entry : scan) {
+      visit(entry.key(), entry.value());
       Tick();
     }
-    return scan->status("verify " + family->GetName());
+    return scan.status("verify " + family->GetName());
   }
   void CheckPayload(std::string_view key, const TypedValue& value,
                     const char* what) {

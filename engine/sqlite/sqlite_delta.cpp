@@ -14,6 +14,7 @@
 namespace rockpoint {
 namespace {
 
+using sqlite_internal::Database;
 using sqlite_internal::Statement;
 using sqlite_internal::Transaction;
 
@@ -30,6 +31,96 @@ struct Visited {
   std::string checkpoint_id;
   std::set<std::string> open;
 };
+
+// For each channel still `open` that `header` stores a value for: reads
+// the blob; a value (not absent, not "empty") becomes the channel's seed in
+// `history` and closes the channel.
+Status TakeStoredSeeds(Database* db, std::string_view thread_id,
+                       std::string_view ns,
+                       const serde::CheckpointHeader& header,
+                       std::set<std::string>& open, DeltaHistory& history) {
+  for (const std::string& channel : header.stored_channels) {
+    if (open.count(channel) == 0) continue;
+    auto version = header.channel_versions.find(channel);
+    if (version == header.channel_versions.end()) continue;
+    RP_ASSIGN_OR_RETURN(Statement blob, db->Prepare(kSelectBlob));
+    blob.BindBytes(1, thread_id);
+    blob.BindBytes(2, ns);
+    blob.BindBytes(3, channel);
+    blob.BindVersion(4, version->second);
+    RP_ASSIGN_OR_RETURN(bool found, blob.Step());
+    if (!found || blob.IsNull(0)) continue;  // absent or "empty".
+    history[channel].seed =
+        TypedValue{blob.ColumnString(0), blob.ColumnString(1)};
+    open.erase(channel);
+  }
+  return Status::OK();
+}
+
+// Stage 1: walks the parents of `target_id` (streamed, abandoned once no
+// channel is open, stopped at a cycle), taking seeds into `history`.
+// Returns the ancestors visited; result[d - 1] is at depth d.
+Result<std::vector<Visited>> WalkAncestors(
+    Database* db, std::string_view thread_id, std::string_view ns,
+    const std::string& target_id, const std::vector<std::string>& channels,
+    DeltaHistory& history) {
+  std::set<std::string> open(channels.begin(), channels.end());
+  std::vector<Visited> visited;
+  std::set<std::string> seen_ids = {target_id};
+  RP_ASSIGN_OR_RETURN(Statement walk, db->Prepare(kWalkAncestors));
+  walk.BindBytes(1, thread_id);
+  walk.BindBytes(2, ns);
+  walk.BindBytes(3, target_id);
+  while (!open.empty()) {
+    RP_ASSIGN_OR_RETURN(bool row, walk.Step());
+    if (!row) break;
+    if (walk.ColumnInt(0) == 0) continue;  // the target's writes are next.
+    std::string id = walk.ColumnString(1);
+    if (!seen_ids.insert(id).second) break;  // a parent cycle.
+    Result<serde::CheckpointHeader> header =
+        serde::DecodeCheckpointHeader(walk.ColumnView(2));
+    if (!header.ok()) {
+      return Status::Corruption(
+          CheckpointRowName(thread_id, ns, id) +
+          ": checkpoint does not decode: " + header.status().message());
+    }
+    visited.push_back(Visited{id, open});
+    RP_RETURN_IF_ERROR(
+        TakeStoredSeeds(db, thread_id, ns, *header, open, history));
+  }
+  return visited;
+}
+
+// Stage 2: the writes of the visited ancestors, oldest first, to the
+// channels that were open at each.
+Status ReadChainWrites(Database* db, std::string_view thread_id,
+                       std::string_view ns, const std::string& target_id,
+                       const std::vector<Visited>& visited,
+                       DeltaHistory& history) {
+  RP_ASSIGN_OR_RETURN(Statement writes, db->Prepare(kChainWrites));
+  writes.BindBytes(1, thread_id);
+  writes.BindBytes(2, ns);
+  writes.BindBytes(3, target_id);
+  writes.BindInt(4, static_cast<int64_t>(visited.size()));
+  while (true) {
+    RP_ASSIGN_OR_RETURN(bool row, writes.Step());
+    if (!row) break;
+    const int64_t depth = writes.ColumnInt(0);
+    if (depth < 1 || depth > static_cast<int64_t>(visited.size())) continue;
+    const Visited& at = visited[depth - 1];
+    std::string channel = writes.ColumnString(2);
+    if (at.open.count(channel) == 0) continue;
+    PendingWrite write;
+    write.task_id = writes.ColumnString(1);
+    write.value = TypedValue{writes.ColumnString(3), writes.ColumnString(4)};
+    write.task_path = writes.ColumnString(5);
+    write.idx = writes.ColumnInt(6);
+    write.checkpoint_id = at.checkpoint_id;
+    write.channel = channel;
+    history[channel].writes.push_back(std::move(write));
+  }
+  return Status::OK();
+}
 
 }  // namespace
 
@@ -55,70 +146,12 @@ Result<DeltaHistory> SqliteCheckpointer::Impl::GetDeltaChannelHistory(
             : "the thread and namespace of config have no checkpoint");
   }
   const std::string target_id = std::move(target->checkpoint_id);
-
-  std::set<std::string> open(channels.begin(), channels.end());
-  std::vector<Visited> visited;  // visited[d - 1] is at depth d.
-  std::set<std::string> seen_ids = {target_id};
-  {
-    RP_ASSIGN_OR_RETURN(Statement walk, db()->Prepare(kWalkAncestors));
-    walk.BindBytes(1, thread_id);
-    walk.BindBytes(2, ns);
-    walk.BindBytes(3, target_id);
-    while (!open.empty()) {
-      RP_ASSIGN_OR_RETURN(bool row, walk.Step());
-      if (!row) break;
-      if (walk.ColumnInt(0) == 0) continue;  // the target's writes are next.
-      std::string id = walk.ColumnString(1);
-      if (!seen_ids.insert(id).second) break;  // a parent cycle.
-      Result<serde::CheckpointHeader> header =
-          serde::DecodeCheckpointHeader(walk.ColumnView(2));
-      if (!header.ok()) {
-        return Status::Corruption(
-            CheckpointRowName(thread_id, ns, id) +
-            ": checkpoint does not decode: " + header.status().message());
-      }
-      visited.push_back(Visited{id, open});
-      for (const std::string& channel : header->stored_channels) {
-        if (open.count(channel) == 0) continue;
-        auto version = header->channel_versions.find(channel);
-        if (version == header->channel_versions.end()) continue;
-        RP_ASSIGN_OR_RETURN(Statement blob, db()->Prepare(kSelectBlob));
-        blob.BindBytes(1, thread_id);
-        blob.BindBytes(2, ns);
-        blob.BindBytes(3, channel);
-        blob.BindVersion(4, version->second);
-        RP_ASSIGN_OR_RETURN(bool found, blob.Step());
-        if (!found || blob.IsNull(0)) continue;  // absent or "empty".
-        history[channel].seed =
-            TypedValue{blob.ColumnString(0), blob.ColumnString(1)};
-        open.erase(channel);
-      }
-    }
-  }
+  RP_ASSIGN_OR_RETURN(
+      const std::vector<Visited> visited,
+      WalkAncestors(db(), thread_id, ns, target_id, channels, history));
   if (visited.empty()) return history;
-
-  RP_ASSIGN_OR_RETURN(Statement writes, db()->Prepare(kChainWrites));
-  writes.BindBytes(1, thread_id);
-  writes.BindBytes(2, ns);
-  writes.BindBytes(3, target_id);
-  writes.BindInt(4, static_cast<int64_t>(visited.size()));
-  while (true) {
-    RP_ASSIGN_OR_RETURN(bool row, writes.Step());
-    if (!row) break;
-    const int64_t depth = writes.ColumnInt(0);
-    if (depth < 1 || depth > static_cast<int64_t>(visited.size())) continue;
-    const Visited& at = visited[depth - 1];
-    std::string channel = writes.ColumnString(2);
-    if (at.open.count(channel) == 0) continue;
-    PendingWrite write;
-    write.task_id = writes.ColumnString(1);
-    write.value = TypedValue{writes.ColumnString(3), writes.ColumnString(4)};
-    write.task_path = writes.ColumnString(5);
-    write.idx = writes.ColumnInt(6);
-    write.checkpoint_id = at.checkpoint_id;
-    write.channel = channel;
-    history[channel].writes.push_back(std::move(write));
-  }
+  RP_RETURN_IF_ERROR(
+      ReadChainWrites(db(), thread_id, ns, target_id, visited, history));
   return history;
 }
 

@@ -114,9 +114,9 @@ class SqliteCheckpointer::Impl {
                                                std::string_view checkpoint_ns,
                                                std::string_view checkpoint_id);
   // Deletes the visible checkpoints `doomed` of (thread, ns) and re-derives
-  // which hidden ones the survivors still need (CONTRACT.md delta safety):
-  // needed ones are kept hidden, the rest are deleted with their writes,
-  // and blobs no remaining checkpoint references are deleted.
+  // which hidden ones the survivors still need (docs/CONTRACT.md "Delta
+  // safety"): needed ones are kept hidden, the rest are deleted with their
+  // writes, and blobs no remaining checkpoint references are deleted.
   // REQUIRES: inside a write transaction.
   Status RetainNamespace(std::string_view thread_id,
                          std::string_view checkpoint_ns,

@@ -2,9 +2,9 @@
 // transaction per call.
 //
 // delete_for_runs and prune(keep_latest) re-derive, per affected (thread,
-// ns), which checkpoints the survivors' delta histories need (CONTRACT.md,
-// brief "Delta safety"): the namespace's headers and the emptiness of its
-// blobs are read once, the walk runs in memory, and only the changes are
+// ns), which checkpoints the survivors' delta histories need
+// (docs/CONTRACT.md "Delta safety"): the namespace's headers and the emptiness
+// of its blobs are read once, the walk runs in memory, and only the changes are
 // written back.
 #include <map>
 #include <set>
@@ -18,6 +18,7 @@
 namespace rockpoint {
 namespace {
 
+using sqlite_internal::Database;
 using sqlite_internal::Statement;
 using sqlite_internal::Transaction;
 
@@ -35,62 +36,73 @@ bool HasValue(const std::map<BlobKey, bool>& blob_empty,
   return it != blob_empty.end() && !it->second;
 }
 
-}  // namespace
-
-Status SqliteCheckpointer::Impl::RetainNamespace(
-    std::string_view thread_id, std::string_view checkpoint_ns,
-    const std::set<std::string>& doomed) {
+// Every checkpoint of (thread, ns), hidden ones included, by id.
+Result<std::map<std::string, Node>> ReadNodes(Database* db,
+                                              std::string_view thread_id,
+                                              std::string_view checkpoint_ns) {
   std::map<std::string, Node> nodes;
-  {
-    RP_ASSIGN_OR_RETURN(
-        Statement select,
-        db()->Prepare("SELECT checkpoint_id, hidden, checkpoint "
-                      "FROM checkpoints "
-                      "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
-    select.BindBytes(1, thread_id);
-    select.BindBytes(2, checkpoint_ns);
-    while (true) {
-      RP_ASSIGN_OR_RETURN(bool row, select.Step());
-      if (!row) break;
-      Node node;
-      std::string id = select.ColumnString(0);
-      node.hidden = select.ColumnInt(1) != 0;
-      Result<serde::CheckpointHeader> header =
-          serde::DecodeCheckpointHeader(select.ColumnView(2));
-      if (!header.ok()) {
-        return Status::Corruption(
-            CheckpointRowName(thread_id, checkpoint_ns, id) +
-            ": checkpoint does not decode: " + header.status().message());
-      }
-      node.header = std::move(header).value();
-      nodes.emplace(std::move(id), std::move(node));
+  RP_ASSIGN_OR_RETURN(
+      Statement select,
+      db->Prepare("SELECT checkpoint_id, hidden, checkpoint "
+                  "FROM checkpoints "
+                  "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
+  select.BindBytes(1, thread_id);
+  select.BindBytes(2, checkpoint_ns);
+  while (true) {
+    RP_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    Node node;
+    std::string id = select.ColumnString(0);
+    node.hidden = select.ColumnInt(1) != 0;
+    Result<serde::CheckpointHeader> header =
+        serde::DecodeCheckpointHeader(select.ColumnView(2));
+    if (!header.ok()) {
+      return Status::Corruption(
+          CheckpointRowName(thread_id, checkpoint_ns, id) +
+          ": checkpoint does not decode: " + header.status().message());
     }
+    node.header = std::move(header).value();
+    nodes.emplace(std::move(id), std::move(node));
   }
-  std::map<BlobKey, bool> blob_empty;  // every blob key of (thread, ns).
-  {
-    RP_ASSIGN_OR_RETURN(
-        Statement select,
-        db()->Prepare("SELECT channel, version, type IS NULL "
-                      "FROM checkpoint_blobs "
-                      "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
-    select.BindBytes(1, thread_id);
-    select.BindBytes(2, checkpoint_ns);
-    while (true) {
-      RP_ASSIGN_OR_RETURN(bool row, select.Step());
-      if (!row) break;
-      RP_ASSIGN_OR_RETURN(ChannelVersion version, select.ColumnVersion(1));
-      blob_empty.emplace(BlobKey(select.ColumnString(0), std::move(version)),
-                         select.ColumnInt(2) != 0);
-    }
-  }
+  return nodes;
+}
 
-  // Survivors: visible and not doomed. Needed: ancestors on a survivor's
-  // walk until each of its unresolved channels meets a stored value.
+// Every blob key of (thread, ns) -> whether the blob is "empty".
+Result<std::map<BlobKey, bool>> ReadBlobEmptiness(
+    Database* db, std::string_view thread_id, std::string_view checkpoint_ns) {
+  std::map<BlobKey, bool> blob_empty;
+  RP_ASSIGN_OR_RETURN(
+      Statement select,
+      db->Prepare("SELECT channel, version, type IS NULL "
+                  "FROM checkpoint_blobs "
+                  "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
+  select.BindBytes(1, thread_id);
+  select.BindBytes(2, checkpoint_ns);
+  while (true) {
+    RP_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    RP_ASSIGN_OR_RETURN(ChannelVersion version, select.ColumnVersion(1));
+    blob_empty.emplace(BlobKey(select.ColumnString(0), std::move(version)),
+                       select.ColumnInt(2) != 0);
+  }
+  return blob_empty;
+}
+
+bool Survives(const std::string& id, const Node& node,
+              const std::set<std::string>& doomed) {
+  return !node.hidden && doomed.count(id) == 0;
+}
+
+// The ancestors on a survivor's walk until each of its unresolved channels
+// meets a stored value. Survivors: visible and not doomed.
+std::set<std::string> NeededAncestors(const std::map<std::string, Node>& nodes,
+                                      const std::map<BlobKey, bool>& blob_empty,
+                                      const std::set<std::string>& doomed) {
   std::set<std::string> survivors;
   for (const auto& [id, node] : nodes) {
-    if (!node.hidden && doomed.count(id) == 0) survivors.insert(id);
+    if (Survives(id, node, doomed)) survivors.insert(id);
   }
-  const std::set<std::string> needed = DeltaNeededAncestors(
+  return DeltaNeededAncestors(
       survivors,
       [&](const std::string& id) -> const serde::CheckpointHeader* {
         const auto node = nodes.find(id);
@@ -99,10 +111,65 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
       [&](const std::string& channel, const ChannelVersion& version) {
         return HasValue(blob_empty, channel, version);
       });
+}
+
+Status HideCheckpointRow(Database* db, std::string_view thread_id,
+                         std::string_view checkpoint_ns,
+                         const std::string& id) {
+  RP_ASSIGN_OR_RETURN(Statement hide,
+                      db->Prepare(sqlite_queries::kHideCheckpoint));
+  hide.BindBytes(1, thread_id);
+  hide.BindBytes(2, checkpoint_ns);
+  hide.BindBytes(3, id);
+  return hide.Run();
+}
+
+// Deletes the checkpoint and its writes.
+Status DeleteCheckpointRows(Database* db, std::string_view thread_id,
+                            std::string_view checkpoint_ns,
+                            const std::string& id) {
+  for (const char* sql :
+       {"DELETE FROM checkpoints WHERE thread_id = ?1 AND "
+        "checkpoint_ns = ?2 AND checkpoint_id = ?3",
+        "DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND "
+        "checkpoint_ns = ?2 AND checkpoint_id = ?3"}) {
+    RP_ASSIGN_OR_RETURN(Statement remove, db->Prepare(sql));
+    remove.BindBytes(1, thread_id);
+    remove.BindBytes(2, checkpoint_ns);
+    remove.BindBytes(3, id);
+    RP_RETURN_IF_ERROR(remove.Run());
+  }
+  return Status::OK();
+}
+
+Status DeleteBlobRow(Database* db, std::string_view thread_id,
+                     std::string_view checkpoint_ns, const BlobKey& key) {
+  RP_ASSIGN_OR_RETURN(
+      Statement remove,
+      db->Prepare("DELETE FROM checkpoint_blobs WHERE thread_id = ?1 AND "
+                  "checkpoint_ns = ?2 AND channel = ?3 AND version = ?4"));
+  remove.BindBytes(1, thread_id);
+  remove.BindBytes(2, checkpoint_ns);
+  remove.BindBytes(3, key.first);
+  remove.BindVersion(4, key.second);
+  return remove.Run();
+}
+
+}  // namespace
+
+Status SqliteCheckpointer::Impl::RetainNamespace(
+    std::string_view thread_id, std::string_view checkpoint_ns,
+    const std::set<std::string>& doomed) {
+  RP_ASSIGN_OR_RETURN(const auto nodes,
+                      ReadNodes(db(), thread_id, checkpoint_ns));
+  RP_ASSIGN_OR_RETURN(const auto blob_empty,
+                      ReadBlobEmptiness(db(), thread_id, checkpoint_ns));
+  const std::set<std::string> needed =
+      NeededAncestors(nodes, blob_empty, doomed);
 
   std::set<BlobKey> referenced;
   for (const auto& [id, node] : nodes) {
-    const bool survives = !node.hidden && doomed.count(id) == 0;
+    const bool survives = Survives(id, node, doomed);
     const bool keep = survives || needed.count(id) > 0;
     if (keep) {
       for (const auto& [channel, version] : node.header.channel_versions) {
@@ -111,37 +178,15 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
     }
     if (keep && (survives || node.hidden)) continue;  // unchanged.
     if (keep) {
-      RP_ASSIGN_OR_RETURN(Statement hide,
-                          db()->Prepare(sqlite_queries::kHideCheckpoint));
-      hide.BindBytes(1, thread_id);
-      hide.BindBytes(2, checkpoint_ns);
-      hide.BindBytes(3, id);
-      RP_RETURN_IF_ERROR(hide.Run());
-      continue;
-    }
-    for (const char* sql :
-         {"DELETE FROM checkpoints WHERE thread_id = ?1 AND "
-          "checkpoint_ns = ?2 AND checkpoint_id = ?3",
-          "DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND "
-          "checkpoint_ns = ?2 AND checkpoint_id = ?3"}) {
-      RP_ASSIGN_OR_RETURN(Statement remove, db()->Prepare(sql));
-      remove.BindBytes(1, thread_id);
-      remove.BindBytes(2, checkpoint_ns);
-      remove.BindBytes(3, id);
-      RP_RETURN_IF_ERROR(remove.Run());
+      RP_RETURN_IF_ERROR(HideCheckpointRow(db(), thread_id, checkpoint_ns, id));
+    } else {
+      RP_RETURN_IF_ERROR(
+          DeleteCheckpointRows(db(), thread_id, checkpoint_ns, id));
     }
   }
   for (const auto& [key, empty] : blob_empty) {
     if (referenced.count(key) > 0) continue;
-    RP_ASSIGN_OR_RETURN(
-        Statement remove,
-        db()->Prepare("DELETE FROM checkpoint_blobs WHERE thread_id = ?1 AND "
-                      "checkpoint_ns = ?2 AND channel = ?3 AND version = ?4"));
-    remove.BindBytes(1, thread_id);
-    remove.BindBytes(2, checkpoint_ns);
-    remove.BindBytes(3, key.first);
-    remove.BindVersion(4, key.second);
-    RP_RETURN_IF_ERROR(remove.Run());
+    RP_RETURN_IF_ERROR(DeleteBlobRow(db(), thread_id, checkpoint_ns, key));
   }
   return Status::OK();
 }

@@ -1,4 +1,4 @@
-// Checkpointer: the storage contract of shared/CONTRACT.md.
+// Checkpointer: the storage contract of docs/CONTRACT.md.
 //
 // One interface, three backends (MemoryCheckpointer, RocksDbCheckpointer,
 // SqliteCheckpointer), one contract suite (tests/engine/contract_*) that all of
@@ -106,7 +106,7 @@ class Checkpointer {
 
   // For each channel: the writes since the nearest ancestor that stores a
   // value for it (the seed), walking parent links from config's checkpoint's
-  // parent. See CONTRACT.md.
+  // parent. See docs/CONTRACT.md.
   virtual Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) = 0;

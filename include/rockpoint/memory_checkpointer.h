@@ -1,6 +1,6 @@
 // MemoryCheckpointer: the reference backend. Keeps everything in process
 // memory behind one mutex; nothing survives the process. It is the executable
-// reading of CONTRACT.md that the other backends are compared with, so it
+// reading of docs/CONTRACT.md that the other backends are compared with, so it
 // favours plainness over speed (the delta walk follows parent links one
 // lookup at a time).
 //

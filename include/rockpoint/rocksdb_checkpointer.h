@@ -1,9 +1,10 @@
 // RocksDbCheckpointer: the product backend, one RocksDB database per store.
 //
-// Layout (DESIGN.md): column families `checkpoints`, `blobs`, `writes`,
-// `index`, `meta`, keys encoded with keys/ tuples, values with serde/records.
-// Every Put and PutWrites is one atomic WriteBatch; with sync_writes the call
-// returns only after the WAL is on disk. No RocksDB type appears here.
+// Layout (engine/rocksdb/FORMAT.md): column families `checkpoints`, `blobs`,
+// `writes`, `index`, `meta`, keys encoded with keys/ tuples, values with
+// serde/records. Every Put and PutWrites is one atomic WriteBatch; with
+// sync_writes the call returns only after the WAL is on disk. No RocksDB type
+// appears here.
 //
 // Thread-safety: safe to call from many threads. A store directory is opened
 // by one process at a time; a second Open gets Busy ("store is locked by

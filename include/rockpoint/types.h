@@ -1,4 +1,4 @@
-// The data model of the checkpointer contract (shared/CONTRACT.md).
+// The data model of the checkpointer contract (docs/CONTRACT.md).
 //
 // Plain structs, no behaviour. Channel values and writes are opaque
 // TypedValues; metadata is a serde::Value that must be a map.
@@ -46,7 +46,7 @@ struct Checkpoint {
   friend bool operator==(const Checkpoint&, const Checkpoint&) = default;
 };
 
-// Special channels and their fixed write index (CONTRACT.md).
+// Special channels and their fixed write index (docs/CONTRACT.md).
 inline constexpr std::string_view kErrorChannel = "__error__";          // -1
 inline constexpr std::string_view kScheduledChannel = "__scheduled__";  // -2
 inline constexpr std::string_view kInterruptChannel = "__interrupt__";  // -3

@@ -1,4 +1,4 @@
-// THE contract suite: every rule of shared/CONTRACT.md as doctest template
+// THE contract suite: every rule of docs/CONTRACT.md as doctest template
 // cases, run on every backend.
 //
 // A Harness type provides:

@@ -1,6 +1,7 @@
 // `rockpoint` end to end: --version, --help, bad arguments, store errors,
 // and the read commands (threads, history, show, writes, diff) on a real
 // RocksDB store.
+#include "rockpoint/version.h"
 #include "tools/cli_harness.h"
 
 namespace rockpoint::cli_test {
@@ -19,7 +20,7 @@ struct Fixture {
 
 TEST_CASE("--version and --help print to stdout and exit 0") {
   RunResult version = RunOk({"--version"});
-  CHECK(version.out == "rockpoint 0.1.0\n");
+  CHECK(version.out == std::string("rockpoint ") + kVersion + "\n");
   RunResult help = RunOk({"--help"});
   for (const std::string& command : kCommands) {
     CHECK_MESSAGE(help.out.find(command) != std::string::npos, command);

@@ -1,4 +1,4 @@
-// The CLI is a table of commands (STYLE.md item 10): each command is one
+// The CLI is a table of commands: each command is one
 // class with a name, a one-line help, its flags, the access it needs to the
 // store, and Run. main.cpp builds the argument parser from the table
 // (command_table.cpp), opens the store with the command's access, runs it,
@@ -18,13 +18,14 @@
 #include <vector>
 
 #include "rockpoint/status.h"
+#include "rockpoint/version.h"
 #include "tools/cli/render.h"
 #include "tools/cli/store.h"
 #include "tools/cli/value_json.h"
 
 namespace rockpoint::cli {
 
-inline constexpr const char* kVersion = "rockpoint 0.1.0";
+inline const std::string kVersionLine = std::string("rockpoint ") + kVersion;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;
 inline constexpr int kExitUnsound = 2;

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
         "rockpoint: inspect, move and maintain rockpoint checkpoint "
         "stores (RocksDB, SQLite or a .jsonl memory file).",
         "rockpoint"};
-    app.set_version_flag("--version", cli::kVersion);
+    app.set_version_flag("--version", cli::kVersionLine);
     app.require_subcommand(1);
     app.fallthrough();
     app.footer(

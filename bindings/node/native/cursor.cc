@@ -41,7 +41,8 @@ Napi::Array BatchToJs(Napi::Env env,
 
 Napi::Function NativeCursor::Init(Napi::Env env) {
   return DefineClass(env, "NativeCursor",
-                     {InstanceMethod<&NativeCursor::Next>("next"),
+                     {InstanceMethod<&NativeCursor::Next<false>>("next"),
+                      InstanceMethod<&NativeCursor::Next<true>>("nextSync"),
                       InstanceMethod<&NativeCursor::Close>("close")});
 }
 
@@ -55,6 +56,7 @@ Napi::Object NativeCursor::Wrap(Napi::Env env,
 NativeCursor::NativeCursor(const Napi::CallbackInfo& info)
     : Napi::ObjectWrap<NativeCursor>(info) {}
 
+template <bool kSync>
 Napi::Value NativeCursor::Next(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   uint32_t max = 64;
@@ -63,15 +65,18 @@ Napi::Value NativeCursor::Next(const Napi::CallbackInfo& info) {
   }
   std::shared_ptr<CursorState> state = state_;
   using Batch = std::vector<CheckpointTuple>;
-  return PromiseWorker<Batch>::Start(
-      env,
-      [state, max]() -> Result<Batch> {
-        if (!state) return Batch();
-        return ReadBatch(*state, max);
-      },
-      [](Napi::Env env, Batch& batch) -> Napi::Value {
-        return BatchToJs(env, batch);
-      });
+  auto work = [state, max]() -> Result<Batch> {
+    if (!state) return Batch();
+    return ReadBatch(*state, max);
+  };
+  auto to_js = [](Napi::Env env, Batch& batch) -> Napi::Value {
+    return BatchToJs(env, batch);
+  };
+  if constexpr (kSync) {
+    return RunNow<Batch>(env, work, to_js);
+  } else {
+    return PromiseWorker<Batch>::Start(env, work, to_js);
+  }
 }
 
 Napi::Value NativeCursor::Close(const Napi::CallbackInfo& info) {

@@ -1,6 +1,7 @@
 // NativeCursor: the JS object over an engine TupleCursor, returned by
 // NativeStore.list(). next(n) resolves with up to n raw tuples, fewer only
-// at the end (then [] forever); close() releases the cursor at once.
+// at the end (then [] forever); nextSync(n) returns them, read on the JS
+// thread; close() releases the cursor at once.
 //
 // The cursor state holds a shared_ptr to its Checkpointer and is destroyed
 // before it (member order), as TupleCursor requires. Concurrent next() calls
@@ -41,6 +42,7 @@ class NativeCursor final : public Napi::ObjectWrap<NativeCursor> {
   explicit NativeCursor(const Napi::CallbackInfo& info);
 
  private:
+  template <bool kSync>
   Napi::Value Next(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
 

@@ -9,6 +9,7 @@
 #include "native/convert.h"
 #include "native/cursor.h"
 #include "native/worker.h"
+#include "native/writer_pool.h"
 #include "rockpoint/memory_checkpointer.h"
 
 namespace rockpoint::node {
@@ -62,6 +63,26 @@ Napi::Value Arg(const Napi::CallbackInfo& info, size_t index) {
 
 Napi::Value Undefined(Napi::Env env, Done&) { return env.Undefined(); }
 
+// Runs a read now (kSync) or on the libuv pool.
+template <bool kSync, typename T, typename Work, typename ToJs>
+Napi::Value Read(Napi::Env env, Work work, ToJs to_js) {
+  if constexpr (kSync) {
+    return RunNow<T>(env, work, to_js);
+  } else {
+    return PromiseWorker<T>::Start(env, std::move(work), std::move(to_js));
+  }
+}
+
+// Runs a put / putWrites now (kSync) or on the writer pool.
+template <bool kSync, typename T, typename Work, typename ToJs>
+Napi::Value Write(Napi::Env env, Work work, ToJs to_js) {
+  if constexpr (kSync) {
+    return RunNow<T>(env, work, to_js);
+  } else {
+    return PoolPromise<T>::Start(env, std::move(work), std::move(to_js));
+  }
+}
+
 }  // namespace
 
 Napi::Function NativeStore::Init(Napi::Env env) {
@@ -70,16 +91,25 @@ Napi::Function NativeStore::Init(Napi::Env env) {
       {StaticMethod<&NativeStore::OpenRocksDb>("openRocksDb"),
        StaticMethod<&NativeStore::OpenMemory>("openMemory"),
        InstanceAccessor<&NativeStore::Kind>("kind"),
-       InstanceMethod<&NativeStore::Put>("put"),
-       InstanceMethod<&NativeStore::PutWrites>("putWrites"),
-       InstanceMethod<&NativeStore::GetTuple>("getTuple"),
-       InstanceMethod<&NativeStore::List>("list"),
+       InstanceAccessor<&NativeStore::WritesSync>("writesSync"),
+       InstanceMethod<&NativeStore::Put<false>>("put"),
+       InstanceMethod<&NativeStore::Put<true>>("putSync"),
+       InstanceMethod<&NativeStore::PutWrites<false>>("putWrites"),
+       InstanceMethod<&NativeStore::PutWrites<true>>("putWritesSync"),
+       InstanceMethod<&NativeStore::GetTuple<false>>("getTuple"),
+       InstanceMethod<&NativeStore::GetTuple<true>>("getTupleSync"),
+       InstanceMethod<&NativeStore::List<false>>("list"),
+       InstanceMethod<&NativeStore::List<true>>("listSync"),
+       InstanceMethod<&NativeStore::Ping<false>>("ping"),
+       InstanceMethod<&NativeStore::Ping<true>>("pingSync"),
        InstanceMethod<&NativeStore::DeleteThread>("deleteThread"),
        InstanceMethod<&NativeStore::DeleteForRuns>("deleteForRuns"),
        InstanceMethod<&NativeStore::CopyThread>("copyThread"),
        InstanceMethod<&NativeStore::Prune>("prune"),
-       InstanceMethod<&NativeStore::GetDeltaChannelHistory>(
+       InstanceMethod<&NativeStore::GetDeltaChannelHistory<false>>(
            "getDeltaChannelHistory"),
+       InstanceMethod<&NativeStore::GetDeltaChannelHistory<true>>(
+           "getDeltaChannelHistorySync"),
        InstanceMethod<&NativeStore::ListThreads>("listThreads"),
        InstanceMethod<&NativeStore::Compact>("compact"),
        InstanceMethod<&NativeStore::Stats>("stats"),
@@ -88,11 +118,13 @@ Napi::Function NativeStore::Init(Napi::Env env) {
 
 Napi::Object NativeStore::Wrap(Napi::Env env,
                                std::shared_ptr<Checkpointer> store,
-                               std::shared_ptr<RocksDbCheckpointer> rocks) {
+                               std::shared_ptr<RocksDbCheckpointer> rocks,
+                               bool writes_sync) {
   Napi::Object object = GetAddonData(env).store_constructor.New({});
   NativeStore* self = NativeStore::Unwrap(object);
   self->store_ = std::move(store);
   self->rocks_ = std::move(rocks);
+  self->writes_sync_ = writes_sync;
   return object;
 }
 
@@ -137,8 +169,8 @@ Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
         if (!opened.ok()) return opened.status();
         return Opened(std::move(opened).value());
       },
-      [](Napi::Env env, Opened& store) -> Napi::Value {
-        return Wrap(env, store, store);
+      [sync = rocks.sync_writes](Napi::Env env, Opened& store) -> Napi::Value {
+        return Wrap(env, store, store, !sync);
       });
 }
 
@@ -146,7 +178,7 @@ Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
 Napi::Value NativeStore::OpenMemory(const Napi::CallbackInfo& info) {
   Napi::Object options = OptionsArg(info, 0);
   auto store = std::make_shared<MemoryCheckpointer>(LimitsOption(options));
-  return Wrap(info.Env(), std::move(store), nullptr);
+  return Wrap(info.Env(), std::move(store), nullptr, true);
 }
 
 Napi::Value NativeStore::Kind(const Napi::CallbackInfo& info) {
@@ -154,7 +186,20 @@ Napi::Value NativeStore::Kind(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), rocks_ ? "rocksdb" : "memory");
 }
 
+// writesSync: true when no write waits on an fsync (memory, or RocksDB
+// without syncWrites), so putSync / putWritesSync may be used.
+Napi::Value NativeStore::WritesSync(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), writes_sync_);
+}
+
+template <bool kSync>
+Napi::Value NativeStore::Ping(const Napi::CallbackInfo& info) {
+  return Read<kSync, Done>(
+      info.Env(), []() -> Result<Done> { return Done{}; }, Undefined);
+}
+
 // put(config, checkpoint, metadata, newVersions) -> config
+template <bool kSync>
 Napi::Value NativeStore::Put(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto store = Store(env);
@@ -162,7 +207,7 @@ Napi::Value NativeStore::Put(const Napi::CallbackInfo& info) {
   Checkpoint checkpoint = CheckpointFromJs(Arg(info, 1));
   Metadata metadata = ValueFromJs(Arg(info, 2), "metadata");
   ChannelVersions new_versions = VersionsFromJs(Arg(info, 3), "newVersions");
-  return PromiseWorker<CheckpointConfig>::Start(
+  return Write<kSync, CheckpointConfig>(
       env,
       [store, config = std::move(config), checkpoint = std::move(checkpoint),
        metadata = std::move(metadata),
@@ -175,6 +220,7 @@ Napi::Value NativeStore::Put(const Napi::CallbackInfo& info) {
 }
 
 // putWrites(config, [[channel, type, bytes]...], taskId, taskPath)
+template <bool kSync>
 Napi::Value NativeStore::PutWrites(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto store = Store(env);
@@ -185,7 +231,7 @@ Napi::Value NativeStore::PutWrites(const Napi::CallbackInfo& info) {
   std::string task_path = path_arg.IsUndefined() || path_arg.IsNull()
                               ? std::string()
                               : RequiredString(path_arg, "taskPath");
-  return PromiseWorker<Done>::Start(
+  return Write<kSync, Done>(
       env,
       StatusWork([store, config = std::move(config), writes = std::move(writes),
                   task_id = std::move(task_id),
@@ -196,12 +242,13 @@ Napi::Value NativeStore::PutWrites(const Napi::CallbackInfo& info) {
 }
 
 // getTuple(config) -> raw tuple or null
+template <bool kSync>
 Napi::Value NativeStore::GetTuple(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto store = Store(env);
   CheckpointConfig config = ConfigFromJs(Arg(info, 0), "config");
   using Found = std::optional<CheckpointTuple>;
-  return PromiseWorker<Found>::Start(
+  return Read<kSync, Found>(
       env,
       [store, config = std::move(config)]() { return store->GetTuple(config); },
       [](Napi::Env env, Found& tuple) -> Napi::Value {
@@ -213,6 +260,7 @@ Napi::Value NativeStore::GetTuple(const Napi::CallbackInfo& info) {
 // list({config?, filter?, before?, limit?}, firstBatch = 16) ->
 //   {tuples: the first up to firstBatch raw tuples, cursor?: the rest (absent
 //   when the first batch is the whole result)}
+template <bool kSync>
 Napi::Value NativeStore::List(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto store = Store(env);
@@ -246,7 +294,7 @@ Napi::Value NativeStore::List(const Napi::CallbackInfo& info) {
     std::shared_ptr<CursorState> state;
     std::vector<CheckpointTuple> batch;
   };
-  return PromiseWorker<Opened>::Start(
+  return Read<kSync, Opened>(
       env,
       [store, options = std::move(options), first]() -> Result<Opened> {
         auto cursor = store->List(options);
@@ -338,13 +386,14 @@ Napi::Value NativeStore::Prune(const Napi::CallbackInfo& info) {
 }
 
 // getDeltaChannelHistory(config, channels) -> {channel: {writes, seed?}}
+template <bool kSync>
 Napi::Value NativeStore::GetDeltaChannelHistory(
     const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto store = Store(env);
   CheckpointConfig config = ConfigFromJs(Arg(info, 0), "config");
   std::vector<std::string> channels = StringArray(Arg(info, 1), "channels");
-  return PromiseWorker<DeltaHistory>::Start(
+  return Read<kSync, DeltaHistory>(
       env,
       [store, config = std::move(config), channels = std::move(channels)]() {
         return store->GetDeltaChannelHistory(config, channels);

@@ -1,9 +1,16 @@
 // NativeStore: the JS object wrapping one rockpoint Checkpointer (a RocksDB
 // store or an in-memory one). src/native.js is its only user.
 //
-// Every engine call runs on the libuv thread pool (PromiseWorker) and
-// returns a promise; argument conversion happens synchronously on the JS
-// thread, so a bad argument throws a TypeError before anything is queued.
+// Calls come in two forms. The promise form (put, getTuple, ...) runs the
+// engine call off the JS thread: put and putWrites on the writer pool
+// (writer_pool.h), where concurrent fsyncs are grouped, everything else on
+// the libuv pool (PromiseWorker). The *Sync form (putSync, putWritesSync,
+// getTupleSync, listSync, getDeltaChannelHistorySync) runs it on the JS
+// thread and returns its value (or throws): for reads, and for writes when
+// `writesSync` is true (the memory store, or RocksDB without syncWrites),
+// where no call waits on an fsync and the hop to a thread and back would
+// cost more than the call. Argument conversion is always synchronous, so a
+// bad argument throws a TypeError before anything is queued.
 // Workers hold the Checkpointer through a shared_ptr: close() drops this
 // object's reference, and the store is destroyed (the RocksDB lock released)
 // when the last in-flight call or open cursor lets go of it.
@@ -26,8 +33,10 @@ class NativeStore final : public Napi::ObjectWrap<NativeStore> {
   static Napi::Function Init(Napi::Env env);
   // A new JS NativeStore owning `store` (`rocks` is the same object when it
   // is a RocksDB store, else null).
+  // `writes_sync`: whether writes need no fsync (see writesSync).
   static Napi::Object Wrap(Napi::Env env, std::shared_ptr<Checkpointer> store,
-                           std::shared_ptr<RocksDbCheckpointer> rocks);
+                           std::shared_ptr<RocksDbCheckpointer> rocks,
+                           bool writes_sync);
 
   explicit NativeStore(const Napi::CallbackInfo& info);
 
@@ -36,14 +45,23 @@ class NativeStore final : public Napi::ObjectWrap<NativeStore> {
   static Napi::Value OpenMemory(const Napi::CallbackInfo& info);
 
   Napi::Value Kind(const Napi::CallbackInfo& info);
+  Napi::Value WritesSync(const Napi::CallbackInfo& info);
+  template <bool kSync>
   Napi::Value Put(const Napi::CallbackInfo& info);
+  template <bool kSync>
   Napi::Value PutWrites(const Napi::CallbackInfo& info);
+  template <bool kSync>
   Napi::Value GetTuple(const Napi::CallbackInfo& info);
+  template <bool kSync>
   Napi::Value List(const Napi::CallbackInfo& info);
+  // ping() / pingSync(): no engine call; measures the hop (bench only).
+  template <bool kSync>
+  Napi::Value Ping(const Napi::CallbackInfo& info);
   Napi::Value DeleteThread(const Napi::CallbackInfo& info);
   Napi::Value DeleteForRuns(const Napi::CallbackInfo& info);
   Napi::Value CopyThread(const Napi::CallbackInfo& info);
   Napi::Value Prune(const Napi::CallbackInfo& info);
+  template <bool kSync>
   Napi::Value GetDeltaChannelHistory(const Napi::CallbackInfo& info);
   Napi::Value ListThreads(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
@@ -56,6 +74,7 @@ class NativeStore final : public Napi::ObjectWrap<NativeStore> {
 
   std::shared_ptr<Checkpointer> store_;
   std::shared_ptr<RocksDbCheckpointer> rocks_;  // null for a memory store.
+  bool writes_sync_ = true;
 };
 
 }  // namespace rockpoint::node

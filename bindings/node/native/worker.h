@@ -92,6 +92,17 @@ class PromiseWorker final : public Napi::AsyncWorker {
   std::optional<Result<T>> result_;
 };
 
+// Runs `work` now, on the JS thread, and returns `to_js` of its value; a
+// non-ok Status throws the Error of StatusToError. For calls that cannot
+// wait on disk for long (reads, writes without fsync, the memory store),
+// where the hop to a pool thread and back costs more than the call.
+template <typename T, typename Work, typename ToJs>
+Napi::Value RunNow(Napi::Env env, Work&& work, ToJs&& to_js) {
+  Result<T> result = work();
+  ThrowIfError(env, result.status());
+  return to_js(env, result.value());
+}
+
 // The value type of a worker whose work returns only a Status.
 struct Done {};
 

@@ -1,45 +1,47 @@
-// Builds build/Release/rockpoint_node.node.
+// Builds build/Release/rockpoint_node.node, in a checkout and when a packed
+// tarball builds from the sources it carries (scripts/install.mjs).
 //
-// 1. CMake: configures BUILD_DIR (default <repo>/build, as tools/setup.sh)
-//    if needed, builds only the libraries and installs them (component
-//    "library": headers, static libraries, rockpoint.pc) into
-//    BUILD_DIR/node-prefix.
-// 2. node-gyp against the installed Node headers (--nodedir, default /usr,
-//    so nothing is downloaded), with PKG_CONFIG_PATH on that prefix:
-//    configures when binding.gyp or BUILD_DIR changed, then builds; the
-//    addon is relinked whenever a library is newer.
+// 1. CMake: a library-only build of rockpoint (tests, tools, bench and the
+//    runtime off; needs RocksDB, SQLite and msgpack-cxx headers) of the
+//    sources in rockpoint/ (a tarball) or the repository root (a checkout),
+//    in ROCKPOINT_CMAKE_BUILD_DIR (default build/rockpoint-lib), installed
+//    (component "library") into build/rockpoint-prefix.
+// 2. node-gyp (this package's devDependency, else the one npm runs install
+//    scripts with) against the installed Node headers, so nothing is
+//    downloaded: configures when binding.gyp or the prefix changed, then
+//    builds; the addon is relinked whenever a library is newer.
 //
-// Environment: BUILD_DIR, JOBS (default 2), NODEDIR (default: npm's
-// nodedir setting, else /usr).
+// Environment: JOBS (default 2), NODEDIR (Node headers; default npm's
+// nodedir setting, else /usr or the directory above node's bin/ when it has
+// include/node), ROCKPOINT_CMAKE_BUILD_DIR.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const pkgDir = path.resolve(here, "..");
-const root = path.resolve(pkgDir, "..", "..");
-const buildDir = path.resolve(process.env.BUILD_DIR ?? path.join(root, "build"));
-const jobs = process.env.JOBS ?? "2";
-const nodedir =
-  process.env.NODEDIR ?? process.env.npm_config_nodedir ?? "/usr";
+import { LIBRARIES, libDir } from "./gyp_vars.mjs";
 
-const prefix = path.join(buildDir, "node-prefix");
-const LIBRARIES = [
-  "librockpoint_rocksdb.a",
-  "librockpoint_engine.a",
-  "librockpoint_serde.a",
-  "librockpoint_keys.a",
-].map((lib) => path.join(prefix, "lib", lib));
-process.env.PKG_CONFIG_PATH = [
-  path.join(prefix, "lib", "pkgconfig"),
-  process.env.PKG_CONFIG_PATH ?? "",
-].join(path.delimiter);
+const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const carried = path.join(pkgDir, "rockpoint");
+const sourceDir = fs.existsSync(path.join(carried, "CMakeLists.txt"))
+  ? carried
+  : path.resolve(pkgDir, "..", "..");
+const cmakeDir = path.resolve(
+  process.env.ROCKPOINT_CMAKE_BUILD_DIR ??
+    path.join(pkgDir, "build", "rockpoint-lib"),
+);
+const prefix = path.join(pkgDir, "build", "rockpoint-prefix");
+const jobs = process.env.JOBS ?? "2";
+process.env.ROCKPOINT_PREFIX = prefix;
 
 function run(command, args, options = {}) {
   console.error(`build: ${command} ${args.join(" ")}`);
-  const result = spawnSync(command, args, { stdio: "inherit", ...options });
-  if (result.error) throw result.error;
+  // Child output goes to stderr: stdout stays clean for `npm pack --json`.
+  const result = spawnSync(command, args, { stdio: ["inherit", 2, 2], ...options });
+  if (result.error) {
+    console.error(`build: cannot run ${command}: ${result.error.message}`);
+    process.exit(1);
+  }
   if (result.status !== 0) {
     console.error(`build: ${command} failed with exit code ${result.status}`);
     process.exit(result.status ?? 1);
@@ -54,57 +56,88 @@ function mtime(file) {
   }
 }
 
-function hasNinja() {
-  return spawnSync("ninja", ["--version"], { stdio: "ignore" }).status === 0;
+function found(command) {
+  return spawnSync(command, ["--version"], { stdio: "ignore" }).status === 0;
 }
 
-// 1. The rockpoint package.
-if (!fs.existsSync(path.join(buildDir, "CMakeCache.txt"))) {
-  const generator = hasNinja() ? ["-G", "Ninja"] : [];
+/** The directory whose include/node has the Node headers, or null. */
+function nodeDir() {
+  const given = process.env.NODEDIR ?? process.env.npm_config_nodedir;
+  if (given) return given;
+  const candidates = ["/usr", path.resolve(path.dirname(process.execPath), "..")];
+  return (
+    candidates.find((dir) =>
+      fs.existsSync(path.join(dir, "include", "node", "node_api.h")),
+    ) ?? null
+  );
+}
+
+/** node-gyp's entry point: ours (a checkout), else npm's own. */
+function nodeGyp() {
+  const local = path.join(pkgDir, "node_modules", "node-gyp", "bin", "node-gyp.js");
+  if (fs.existsSync(local)) return local;
+  return process.env.npm_config_node_gyp ?? null;
+}
+
+if (!fs.existsSync(path.join(sourceDir, "include", "rockpoint"))) {
+  console.error(`build: no rockpoint sources in ${sourceDir}`);
+  process.exit(1);
+}
+
+// 1. The rockpoint libraries.
+if (!fs.existsSync(path.join(cmakeDir, "CMakeCache.txt"))) {
   run("cmake", [
-    "-S", root, "-B", buildDir, ...generator,
-    "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+    "-S", sourceDir, "-B", cmakeDir,
+    ...(found("ninja") ? ["-G", "Ninja"] : []),
+    ...(found("ccache") ? ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"] : []),
+    "-DCMAKE_BUILD_TYPE=Release",
+    "-DROCKPOINT_BUILD_TESTS=OFF", "-DROCKPOINT_BUILD_TOOLS=OFF",
+    "-DROCKPOINT_BUILD_BENCH=OFF", "-DROCKPOINT_BUILD_RUNTIME=OFF",
+    "-DROCKPOINT_BUILD_BINDINGS=OFF", "-DROCKPOINT_INSTALL=ON",
   ]);
 }
+run("cmake", ["--build", cmakeDir, "-j", jobs]);
 run("cmake", [
-  "--build", buildDir, "-j", jobs, "--target",
-  "rockpoint_rocksdb", "rockpoint_sqlite", "rockpoint_runtime",
-]);
-run("cmake", [
-  "--install", buildDir, "--prefix", prefix, "--component", "library",
-  "--config", "RelWithDebInfo",
+  "--install", cmakeDir, "--prefix", prefix, "--component", "library",
 ]);
 
 // 2. The addon.
-if (!fs.existsSync(path.join(nodedir, "include", "node", "node_api.h"))) {
+const nodedir = nodeDir();
+if (!nodedir || !fs.existsSync(path.join(nodedir, "include", "node", "node_api.h"))) {
   console.error(
-    `build: no Node headers under ${nodedir}/include/node; set NODEDIR`,
+    "build: no Node headers (include/node/node_api.h) under /usr or next to " +
+      "node; set NODEDIR to the directory that has include/node",
   );
   process.exit(1);
 }
-const gyp = path.join(pkgDir, "node_modules", "node-gyp", "bin", "node-gyp.js");
-const stamp = path.join(pkgDir, "build", "rockpoint_build_dir.txt");
+const gyp = nodeGyp();
+if (!gyp) {
+  console.error("build: node-gyp not found (install it, or run through npm)");
+  process.exit(1);
+}
+const stamp = path.join(pkgDir, "build", "rockpoint_prefix.txt");
 const configured =
   fs.existsSync(path.join(pkgDir, "build", "Makefile")) &&
   fs.existsSync(stamp) &&
-  fs.readFileSync(stamp, "utf8") === buildDir &&
+  fs.readFileSync(stamp, "utf8") === prefix &&
   mtime(stamp) >= mtime(path.join(pkgDir, "binding.gyp"));
 if (!configured) {
   run(process.execPath, [gyp, "configure", `--nodedir=${nodedir}`], {
     cwd: pkgDir,
   });
-  fs.writeFileSync(stamp, buildDir);
+  fs.writeFileSync(stamp, prefix);
 }
 const addon = path.join(pkgDir, "build", "Release", "rockpoint_node.node");
 // gyp's makefile does not know the libraries as inputs: when one is newer,
 // remove the linked addon (make links it in obj.target and copies it to
 // Release) so that make links it again.
 const linked = path.join(pkgDir, "build", "Release", "obj.target", "rockpoint_node.node");
-if (LIBRARIES.some((lib) => mtime(lib) > Math.min(mtime(addon), mtime(linked)))) {
+const libraries = LIBRARIES.map((name) => path.join(libDir(prefix), name));
+if (libraries.some((lib) => mtime(lib) > Math.min(mtime(addon), mtime(linked)))) {
   fs.rmSync(linked, { force: true });
   fs.rmSync(addon, { force: true });
 }
 run(process.execPath, [gyp, "build", `--nodedir=${nodedir}`, "-j", jobs], {
   cwd: pkgDir,
 });
-console.error(`build: ${path.relative(process.cwd(), addon)} is up to date`);
+console.error(`build: ${path.relative(process.cwd(), addon) || addon} is up to date`);

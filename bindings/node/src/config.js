@@ -1,5 +1,6 @@
 // RunnableConfig <-> the engine's config {thread_id?, checkpoint_ns?,
 // checkpoint_id?} (see native/convert.h), and small promise helpers.
+import { rockpointError } from "./errors.js";
 
 /** A string id, or undefined for undefined/null; numbers are stringified. */
 export function idString(value, field) {
@@ -8,8 +9,10 @@ export function idString(value, field) {
   if (typeof value === "number" || typeof value === "bigint") {
     return String(value);
   }
-  throw new TypeError(
+  throw rockpointError(
     `rockpoint: configurable.${field} must be a string, got ${typeof value}`,
+    "InvalidArgument",
+    { type: TypeError },
   );
 }
 

@@ -11,7 +11,14 @@
 // bigint, functions and symbols are rejected with a TypeError naming the
 // field.
 
+import { rockpointError } from "./errors.js";
+
 export const SERDE_MARKER = "__rockpoint_serde__";
+
+/** A TypeError with code "InvalidArgument" (errors.js). */
+function invalid(message) {
+  return rockpointError(message, "InvalidArgument", { type: TypeError });
+}
 const MAX_DEPTH = 256;
 
 function isPlainObject(value) {
@@ -25,7 +32,7 @@ function describe(path) {
 
 function walk(value, serde, pending, path, depth) {
   if (depth > MAX_DEPTH) {
-    throw new TypeError(
+    throw invalid(
       `${describe(path)} is nested deeper than ${MAX_DEPTH} levels (a cycle?)`,
     );
   }
@@ -38,7 +45,7 @@ function walk(value, serde, pending, path, depth) {
     case "bigint":
     case "function":
     case "symbol":
-      throw new TypeError(
+      throw invalid(
         `${describe(path)}: cannot store a ${typeof value} in checkpoint metadata`,
       );
     default:

@@ -35,6 +35,19 @@ export class CallOrder {
     return gate ? gate.then(fn) : fn();
   }
 
+  /**
+   * What a read of `thread` must wait for: a promise, or null when nothing
+   * is pending (the read may then run at once, even synchronously).
+   */
+  pending(thread) {
+    return this.#gateFor(thread) ?? null;
+  }
+
+  /** What a read of every thread must wait for, or null. */
+  pendingAll() {
+    return this.#gateForAll();
+  }
+
   /** A write on `thread`. */
   write(thread, fn) {
     const run = CallOrder.#run(this.#gateFor(thread), fn);

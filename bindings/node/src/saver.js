@@ -7,8 +7,17 @@
 // Values (channel values, pending writes, legacy pending sends) are
 // serialized with this.serde and stored by the engine as opaque [type, bytes]
 // pairs. Metadata is converted to a serde Value (see metadata.js) so that
-// list filters are evaluated by the engine. Every engine call runs off the
-// JS thread; calls on one thread take effect in call order (ordering.js).
+// list filters are evaluated by the engine. Calls on one thread take effect
+// in call order (ordering.js).
+//
+// Where engine calls run: reads, and writes that do not fsync (the memory
+// store, or syncWrites: false), run synchronously on the JS thread once
+// nothing earlier on their thread is pending, as better-sqlite3 does: they
+// take microseconds, less than the hop to a pool thread and back. Writes
+// that fsync run on the addon's writer threads, so the event loop never
+// waits on disk and concurrent writes share fsyncs (native/writer_pool.h);
+// the other calls (deleteThread, prune, stats, ...) on the libuv pool.
+// Errors follow errors.js.
 //
 // Thread-safety: one saver may be used by any number of concurrent graph
 // runs. A RocksDB store directory is held by one saver (one process) at a
@@ -24,6 +33,7 @@ import {
   toTuple,
 } from "./codec.js";
 import { engineConfig, handled, idString, runnableConfig } from "./config.js";
+import { rockpointError, withCode } from "./errors.js";
 import { toNativeValue } from "./metadata.js";
 import { loadNative } from "./native.js";
 import { CallOrder } from "./ordering.js";
@@ -43,9 +53,60 @@ function randomSuffix() {
 }
 
 function closedError() {
-  const error = new Error("rockpoint: the saver is closed");
-  error.code = "Aborted";
-  return error;
+  return rockpointError("rockpoint: the saver is closed", "Aborted");
+}
+
+/** fn(native) now; a thrown error gets a code (errors.js). */
+function callNow(fn, native) {
+  try {
+    return fn(native);
+  } catch (error) {
+    throw withCode(error);
+  }
+}
+
+/** camelCase store stats, with the snake_case names as hidden aliases. */
+function statsOf(raw) {
+  const aliased = (object, aliases) => {
+    for (const [snake, camel] of aliases) {
+      Object.defineProperty(object, snake, {
+        get() {
+          return object[camel];
+        },
+        enumerable: false,
+      });
+    }
+    return object;
+  };
+  const columnFamilies = raw.column_families.map((cf) =>
+    aliased(
+      {
+        name: cf.name,
+        liveSstBytes: cf.live_sst_bytes,
+        blobFileBytes: cf.blob_file_bytes,
+        estimatedKeys: cf.estimated_keys,
+      },
+      [
+        ["live_sst_bytes", "liveSstBytes"],
+        ["blob_file_bytes", "blobFileBytes"],
+        ["estimated_keys", "estimatedKeys"],
+      ],
+    ),
+  );
+  return aliased(
+    {
+      columnFamilies,
+      totalDiskBytes: raw.total_disk_bytes,
+      bytesWritten: raw.bytes_written,
+      compactionBytesWritten: raw.compaction_bytes_written,
+    },
+    [
+      ["column_families", "columnFamilies"],
+      ["total_disk_bytes", "totalDiskBytes"],
+      ["bytes_written", "bytesWritten"],
+      ["compaction_bytes_written", "compactionBytesWritten"],
+    ],
+  );
 }
 
 export class RockpointSaver extends BaseCheckpointSaver {
@@ -75,7 +136,11 @@ export class RockpointSaver extends BaseCheckpointSaver {
     delete options.serde;
     if (options.path === undefined) options.path = MEMORY;
     if (typeof options.path !== "string" || options.path.length === 0) {
-      throw new TypeError("rockpoint: path must be a non-empty string");
+      throw rockpointError(
+        "rockpoint: path must be a non-empty string",
+        "InvalidArgument",
+        { type: TypeError },
+      );
     }
     this.#options = options;
     if (options.path === MEMORY) {
@@ -119,8 +184,9 @@ export class RockpointSaver extends BaseCheckpointSaver {
           },
           (error) => {
             this.#opening = null;  // a later call may retry.
-            throw new Error(
+            throw rockpointError(
               `rockpoint: cannot open store ${this.#options.path}: ${error.message}`,
+              typeof error.code === "string" ? error.code : "IOError",
               { cause: error },
             );
           },
@@ -129,12 +195,49 @@ export class RockpointSaver extends BaseCheckpointSaver {
     return this.#opening;
   }
 
-  /** Tracks `promise` so close() can wait for it. */
+  /**
+   * Tracks `promise` so close() can wait for it; the promise returned
+   * rejects with a coded error (errors.js).
+   */
   #track(promise) {
-    this.#inflight.add(promise);
-    const done = () => this.#inflight.delete(promise);
-    promise.then(done, done);
-    return promise;
+    const tracked = promise.then(undefined, (error) => {
+      throw withCode(error);
+    });
+    this.#inflight.add(tracked);
+    const done = () => this.#inflight.delete(tracked);
+    tracked.then(done, done);
+    return tracked;
+  }
+
+  /**
+   * A read of `thread` (every thread when undefined): fn(native) at once
+   * when the store is open and nothing earlier on the thread is pending
+   * (its value, or it throws), else a promise of it after those.
+   */
+  #read(thread, fn) {
+    const native = this.#native;
+    const gate =
+      thread === undefined ? this.#order.pendingAll() : this.#order.pending(thread);
+    if (native && !gate) return callNow(fn, native);
+    const run = async () => callNow(fn, await this.#store());
+    return this.#track(
+      thread === undefined ? this.#order.readAll(run) : this.#order.read(thread, run),
+    );
+  }
+
+  /**
+   * A put / putWrites on `thread`, after the earlier writes on it: once
+   * `prepared` settles, sync(native, args) on the JS thread when the store's
+   * writes do not fsync, else async(native, args) on the writer threads.
+   */
+  #write(thread, prepared, sync, async) {
+    return this.#track(
+      this.#order.write(thread, async () => {
+        const args = await prepared;
+        const native = this.#native ?? (await this.#store());
+        return native.writesSync ? callNow((n) => sync(n, args), native) : async(native, args);
+      }),
+    );
   }
 
   #checkOpen() {
@@ -147,10 +250,8 @@ export class RockpointSaver extends BaseCheckpointSaver {
     this.#checkOpen();
     const target = engineConfig(config);
     if (target.thread_id === undefined) return undefined;
-    const raw = await this.#track(
-      this.#order.read(target.thread_id, async () =>
-        (await this.#store()).getTuple(target),
-      ),
+    const raw = await this.#read(target.thread_id, (native) =>
+      native.getTupleSync(target),
     );
     return raw ? this.#toTuple(raw) : undefined;
   }
@@ -172,22 +273,17 @@ export class RockpointSaver extends BaseCheckpointSaver {
     let batchSize =
       typeof limit === "number" && limit > 0 ? Math.min(limit, 256) : 16;
     const firstSize = batchSize;
-    const open = async () => {
-      const args = {
-        config: target,
-        filter: nativeFilter === undefined ? undefined : await nativeFilter,
-        before: beforeId === undefined ? undefined : { checkpoint_id: beforeId },
-        limit:
-          typeof limit === "number" && Number.isFinite(limit)
-            ? Math.max(0, Math.floor(limit))
-            : undefined,
-      };
-      return (await this.#store()).list(args, firstSize);
+    const args = {
+      config: target,
+      filter: nativeFilter === undefined ? undefined : await nativeFilter,
+      before: beforeId === undefined ? undefined : { checkpoint_id: beforeId },
+      limit:
+        typeof limit === "number" && Number.isFinite(limit)
+          ? Math.max(0, Math.floor(limit))
+          : undefined,
     };
-    const { tuples: first, cursor } = await this.#track(
-      target.thread_id === undefined
-        ? this.#order.readAll(open)
-        : this.#order.read(target.thread_id, open),
+    const { tuples: first, cursor } = await this.#read(target.thread_id, (native) =>
+      native.listSync(args, firstSize),
     );
     if (cursor) this.#cursors.add(cursor);
     try {
@@ -205,7 +301,7 @@ export class RockpointSaver extends BaseCheckpointSaver {
         this.#checkOpen();
         batchSize = Math.min(batchSize * 4, 256);
         requested = batchSize;
-        batch = await this.#track(cursor.next(requested));
+        batch = callNow(() => cursor.nextSync(requested));
       }
     } finally {
       if (cursor) {
@@ -224,10 +320,8 @@ export class RockpointSaver extends BaseCheckpointSaver {
       for (const channel of channels) result[channel] = { writes: [] };
       return result;
     }
-    const raw = await this.#track(
-      this.#order.read(target.thread_id, async () =>
-        (await this.#store()).getDeltaChannelHistory(target, [...channels]),
-      ),
+    const raw = await this.#read(target.thread_id, (native) =>
+      native.getDeltaChannelHistorySync(target, [...channels]),
     );
     await Promise.all(
       channels.map(async (channel) => {
@@ -250,21 +344,21 @@ export class RockpointSaver extends BaseCheckpointSaver {
     this.#checkOpen();
     const target = engineConfig(config);
     if (target.thread_id === undefined) {
-      throw new Error(`rockpoint: failed to put checkpoint. ${MISSING_THREAD_ID}`);
+      throw rockpointError(
+        `rockpoint: failed to put checkpoint. ${MISSING_THREAD_ID}`,
+        "InvalidArgument",
+      );
     }
     // Everything is captured now (serde's synchronous work included), so a
     // caller mutating `checkpoint` after this call changes nothing stored.
     const prepared = preparePut(this.serde, checkpoint, metadata, newVersions);
-    const out = await this.#track(
-      this.#order.write(target.thread_id, async () => {
-        const args = await prepared;
-        return (await this.#store()).put(
-          target,
-          args.checkpoint,
-          args.metadata,
-          args.newVersions,
-        );
-      }),
+    const out = await this.#write(
+      target.thread_id,
+      prepared,
+      (native, args) =>
+        native.putSync(target, args.checkpoint, args.metadata, args.newVersions),
+      (native, args) =>
+        native.put(target, args.checkpoint, args.metadata, args.newVersions),
     );
     return runnableConfig(out.thread_id, out.checkpoint_ns, out.checkpoint_id);
   }
@@ -273,24 +367,25 @@ export class RockpointSaver extends BaseCheckpointSaver {
     this.#checkOpen();
     const target = engineConfig(config);
     if (target.thread_id === undefined) {
-      throw new Error(`rockpoint: failed to put writes. ${MISSING_THREAD_ID}`);
+      throw rockpointError(
+        `rockpoint: failed to put writes. ${MISSING_THREAD_ID}`,
+        "InvalidArgument",
+      );
     }
     if (target.checkpoint_id === undefined) {
-      throw new Error(
+      throw rockpointError(
         'rockpoint: failed to put writes. The passed RunnableConfig is missing a required "checkpoint_id" field in its "configurable" property.',
+        "InvalidArgument",
       );
     }
     const prepared = prepareWrites(this.serde, writes);
     const task = idString(taskId, "taskId") ?? "";
-    await this.#track(
-      this.#order.write(target.thread_id, async () =>
-        (await this.#store()).putWrites(
-          target,
-          await prepared,
-          task,
-          taskPath ?? "",
-        ),
-      ),
+    const path = taskPath ?? "";
+    await this.#write(
+      target.thread_id,
+      prepared,
+      (native, writes) => native.putWritesSync(target, writes, task, path),
+      (native, writes) => native.putWrites(target, writes, task, path),
     );
   }
 
@@ -381,12 +476,17 @@ export class RockpointSaver extends BaseCheckpointSaver {
     );
   }
 
-  /** RocksDB only: per column family sizes and bytes written. */
+  /**
+   * RocksDB only: {columnFamilies: [{name, liveSstBytes, blobFileBytes,
+   * estimatedKeys}], totalDiskBytes, bytesWritten, compactionBytesWritten}.
+   * The snake_case names of earlier versions remain as hidden aliases.
+   */
   async stats() {
     this.#checkOpen();
-    return this.#track(
+    const raw = await this.#track(
       this.#order.readAll(async () => (await this.#store()).stats()),
     );
+    return statsOf(raw);
   }
 
   /**
@@ -429,13 +529,18 @@ export class RockpointSaver extends BaseCheckpointSaver {
     } else if (typeof current === "string") {
       const digits = current.split(".", 1)[0];
       if (!/^\d+$/.test(digits)) {
-        throw new Error(
+        throw rockpointError(
           `rockpoint: cannot derive the next version of "${current}"`,
+          "InvalidArgument",
         );
       }
       counter = BigInt(digits);
     } else {
-      throw new TypeError(`rockpoint: unsupported version ${String(current)}`);
+      throw rockpointError(
+        `rockpoint: unsupported version ${String(current)}`,
+        "InvalidArgument",
+        { type: TypeError },
+      );
     }
     const next = (counter + 1n).toString().padStart(32, "0");
     return `${next}.${randomSuffix()}`;
@@ -443,7 +548,8 @@ export class RockpointSaver extends BaseCheckpointSaver {
 
   #toTuple(raw) {
     return toTuple(this.serde, raw, {
-      readRaw: async (config) => (await this.#store()).getTuple(config),
+      readRaw: async (config) =>
+        callNow((native) => native.getTupleSync(config), await this.#store()),
       nextVersion: () => this.getNextVersion(undefined),
     });
   }

@@ -2,6 +2,7 @@
 // and filters, errors, the extended methods (deleteForRuns, copyThread,
 // prune, listThreads), call ordering, persistence and the store lock.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 import { HumanMessage } from "@langchain/core/messages";
@@ -12,7 +13,7 @@ import {
   uuid6,
 } from "@langchain/langgraph-checkpoint";
 
-import { RockpointSaver, SERDE_MARKER } from "../src/index.js";
+import { RockpointSaver, SERDE_MARKER, isRockpointError } from "../src/index.js";
 import { freshDir } from "./initializers.js";
 
 const KINDS = ["memory", "rocksdb"];
@@ -423,5 +424,57 @@ describe("RockpointSaver on disk", () => {
     const memory = RockpointSaver.memory();
     await expect(memory.stats()).rejects.toThrow(/only a RocksDB store/);
     await memory.close();
+  });
+});
+
+describe("error codes and naming", () => {
+  it("gives every error a code, argument errors included", async () => {
+    const saver = RockpointSaver.memory();
+    const missing = await saver
+      .put({ configurable: {} }, checkpoint(uuid6(0)), meta(), {})
+      .catch((e) => e);
+    expect(missing.code).toBe("InvalidArgument");
+    const badId = await saver
+      .getTuple({ configurable: { thread_id: {} } })
+      .catch((e) => e);
+    expect(badId).toBeInstanceOf(TypeError);
+    expect(badId.code).toBe("InvalidArgument");
+    const badMeta = await saver
+      .put({ configurable: { thread_id: "t" } }, checkpoint(uuid6(0)), { n: 1n }, {})
+      .catch((e) => e);
+    expect(badMeta.code).toBe("InvalidArgument");
+    const badVersion = await saver
+      .put(
+        { configurable: { thread_id: "t" } },
+        checkpoint(uuid6(0), { a: 1 }, { a: 1.5 }),
+        meta(),
+        { a: 1.5 },
+      )
+      .catch((e) => e);
+    expect(badVersion.code).toBe("InvalidArgument");
+    expect(isRockpointError(badVersion)).toBe(true);
+    await saver.close();
+  });
+
+  it("puts the engine's code on a failed open, keeping it as cause", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rockpoint-codes-"));
+    try {
+      const first = await RockpointSaver.open(dir);
+      const error = await RockpointSaver.open(dir).catch((e) => e);
+      expect(error.code).toBe("Busy");
+      expect(error.cause.code).toBe("Busy");
+      const stats = await first.stats();
+      expect(stats.columnFamilies.map((cf) => cf.name)).toContain("checkpoints");
+      expect(stats.totalDiskBytes).toBe(stats.total_disk_bytes);
+      expect(Object.keys(stats)).toEqual([
+        "columnFamilies",
+        "totalDiskBytes",
+        "bytesWritten",
+        "compactionBytesWritten",
+      ]);
+      await first.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

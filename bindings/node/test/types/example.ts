@@ -1,0 +1,74 @@
+// Type-checked by test/types.test.js (tsc --noEmit, never run): what a
+// TypeScript user writes with RockpointSaver must compile.
+import {
+  Annotation,
+  Command,
+  END,
+  MemorySaver,
+  START,
+  StateGraph,
+  interrupt,
+} from "@langchain/langgraph";
+
+import {
+  ERROR_CODES,
+  RockpointSaver,
+  isRockpointError,
+  type RockpointErrorCode,
+  type RockpointOptions,
+  type StoreStats,
+  type ThreadPage,
+} from "@rockpoint/langgraph-checkpoint-rockpoint";
+
+const State = Annotation.Root({
+  topic: Annotation<string>(),
+  approved: Annotation<boolean>(),
+});
+
+function build(checkpointer: RockpointSaver | MemorySaver) {
+  return new StateGraph(State)
+    .addNode("review", () => ({ approved: interrupt("approve?") === "yes" }))
+    .addEdge(START, "review")
+    .addEdge("review", END)
+    .compile({ checkpointer });
+}
+
+export async function main(dir: string): Promise<void> {
+  const options: RockpointOptions = { syncWrites: false, blockCacheBytes: 8 << 20 };
+  const checkpointer = await RockpointSaver.open(dir, options);
+  // The line of the issue: compile({ checkpointer }) with a RockpointSaver.
+  const graph = new StateGraph(State)
+    .addNode("review", () => ({ approved: interrupt("approve?") === "yes" }))
+    .addEdge(START, "review")
+    .addEdge("review", END)
+    .compile({ checkpointer });
+  const config = { configurable: { thread_id: "t1" } };
+  await graph.invoke({ topic: "types" }, config);
+  const state = await graph.invoke(new Command({ resume: "yes" }), config);
+  const approved: boolean = state.approved;
+  void approved;
+  void build(RockpointSaver.memory());
+  void build(new MemorySaver());
+
+  const stats: StoreStats = await checkpointer.stats();
+  const bytes: number = stats.totalDiskBytes + stats.columnFamilies[0].liveSstBytes;
+  void bytes;
+  const page: ThreadPage = await checkpointer.listThreads({ limit: 10 });
+  for (const thread of page.threads) {
+    const count: number = thread.namespaces[0].checkpointCount;
+    void count;
+  }
+  await checkpointer.prune(["t1"], { strategy: "keep_latest", keepLast: 2 });
+  const version: string = checkpointer.getNextVersion(undefined);
+  void version;
+
+  try {
+    await RockpointSaver.open(dir);
+  } catch (error) {
+    if (isRockpointError(error)) {
+      const code: RockpointErrorCode = error.code;
+      if (code === "Busy" && ERROR_CODES.includes(code)) console.log("locked");
+    }
+  }
+  await checkpointer.close();
+}
