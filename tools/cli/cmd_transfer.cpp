@@ -13,14 +13,6 @@
 namespace rockpoint::cli {
 namespace {
 
-Json CountsDocument(const ExportCounts& counts) {
-  Json doc = Json::object();
-  doc["checkpoints"] = counts.checkpoints;
-  doc["values"] = counts.values;
-  doc["writes"] = counts.writes;
-  return doc;
-}
-
 class ExportCommand final : public Command {
  public:
   const char* name() const override { return "export"; }
