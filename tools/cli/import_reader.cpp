@@ -11,6 +11,7 @@
 #include <set>
 
 #include "tools/cli/export_format.h"
+#include "tools/cli/import_writes.h"
 #include "tools/cli/value_json.h"
 
 namespace rockpoint::cli {
@@ -275,43 +276,13 @@ Status Importer::AddWrite(WriteLine line) {
 
 Status Importer::FlushWrites() {
   if (group_.writes.empty()) return Status::OK();
-  std::vector<const PendingWrite*> specials;
-  std::map<int64_t, const PendingWrite*> regular;
-  for (const PendingWrite& write : group_.writes) {
-    if (write.idx < 0) {
-      specials.push_back(&write);
-    } else {
-      regular.emplace(write.idx, &write);
-    }
-  }
-  // Position i of the list gets idx i; a gap (a position a special write
-  // took when it was first written) is filled with a special write again,
-  // which replaces itself with the same value. AddWrite bounds the gaps.
-  const int64_t max_idx = regular.empty() ? -1 : regular.rbegin()->first;
-  std::vector<ChannelWrite> list;
-  const int64_t positions = max_idx + 1;
-  size_t next_special = 0;
-  for (int64_t i = 0; i < positions; ++i) {
-    const PendingWrite* write = nullptr;
-    if (auto found = regular.find(i); found != regular.end()) {
-      write = found->second;
-    } else if (!specials.empty()) {
-      write = specials[next_special % specials.size()];
-      ++next_special;
-    } else {
-      return Status::InvalidArgument(
-          "writes of task " + Printable(group_.task_id) + " skip idx " +
-          std::to_string(i) + " without a special write to hold it");
-    }
-    list.push_back({write->channel, write->value});
-  }
-  for (size_t s = next_special; s < specials.size(); ++s) {
-    list.push_back({specials[s]->channel, specials[s]->value});
-  }
+  Result<std::vector<ChannelWrite>> list =
+      WriteList(group_.writes, group_.task_id);
+  if (!list.ok()) return list.status();
   Status status;
   if (target_ != nullptr) {
     status = target_->PutWrites(
-        CheckpointConfig{group_.thread, group_.ns, group_.checkpoint_id}, list,
+        CheckpointConfig{group_.thread, group_.ns, group_.checkpoint_id}, *list,
         group_.task_id, group_.task_path);
   }
   group_.Clear();
