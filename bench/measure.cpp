@@ -4,9 +4,11 @@
 #include <atomic>
 #include <barrier>
 #include <cmath>
-#include <mutex>
 #include <numeric>
 #include <thread>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace rockpoint::bench {
 
@@ -40,12 +42,32 @@ double Measurement::spread_pct() const {
   return median > 0 ? 100.0 * (*hi - *lo) / median : 0;
 }
 
+namespace {
+
+// The first error any worker reports.
+class FirstError {
+ public:
+  void Record(Status status) EXCLUDES(mu_) {
+    base::MutexLock lock(&mu_);
+    if (first_.ok()) first_ = std::move(status);
+  }
+  Status Get() EXCLUDES(mu_) {
+    base::MutexLock lock(&mu_);
+    return first_;
+  }
+
+ private:
+  base::Mutex mu_;
+  Status first_ GUARDED_BY(mu_);
+};
+
+}  // namespace
+
 Status RunConcurrently(const RunPlan& plan, const TimedOp& op,
                        Measurement* out) {
   const int threads = std::max(1, plan.threads);
   out->threads = threads;
-  std::mutex mu;
-  Status first_error;  // GUARDED_BY(mu)
+  FirstError first_error;
   std::atomic<bool> failed{false};
   // Per round: every thread's samples, merged after the round.
   std::vector<std::vector<double>> samples(threads);
@@ -54,8 +76,7 @@ Status RunConcurrently(const RunPlan& plan, const TimedOp& op,
   std::barrier sync(threads);
 
   auto record_error = [&](Status status) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (first_error.ok()) first_error = std::move(status);
+    first_error.Record(std::move(status));
     failed = true;
   };
   auto worker = [&](int t) {
@@ -82,7 +103,7 @@ Status RunConcurrently(const RunPlan& plan, const TimedOp& op,
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
   worker(0);
   for (auto& thread : pool) thread.join();
-  if (!first_error.ok()) return first_error;
+  if (Status error = first_error.Get(); !error.ok()) return error;
 
   // Rep medians: each round's slice of every thread's samples.
   for (int round = 0; round < plan.repetitions; ++round) {

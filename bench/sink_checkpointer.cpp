@@ -37,7 +37,8 @@ Result<CheckpointConfig> SinkCheckpointer::Put(
     tuple.parent_config = CheckpointConfig{
         config.thread_id, tuple.config.checkpoint_ns, config.checkpoint_id};
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
+  if (closed_) return Status::Aborted("store is closed");
   latest_[{*config.thread_id, *tuple.config.checkpoint_ns}] = tuple;
   return tuple.config;
 }
@@ -56,7 +57,7 @@ Status SinkCheckpointer::PutWrites(const CheckpointConfig& config,
 Result<std::optional<CheckpointTuple>> SinkCheckpointer::GetTuple(
     const CheckpointConfig& config) {
   if (!config.thread_id) return std::optional<CheckpointTuple>();
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   const auto it =
       latest_.find({*config.thread_id, config.checkpoint_ns.value_or("")});
   if (it == latest_.end() ||
@@ -73,7 +74,7 @@ Result<std::unique_ptr<TupleCursor>> SinkCheckpointer::List(
 }
 
 Status SinkCheckpointer::DeleteThread(std::string_view thread_id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   std::erase_if(latest_, [&](const auto& entry) {
     return entry.first.first == thread_id;
   });
@@ -93,7 +94,7 @@ Status SinkCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
     return Status::InvalidArgument(
         "hide_checkpoint needs config.thread_id and config.checkpoint_id");
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   const auto it =
       latest_.find({*config.thread_id, config.checkpoint_ns.value_or("")});
   if (it == latest_.end() ||
@@ -118,6 +119,13 @@ Result<DeltaHistory> SinkCheckpointer::GetDeltaChannelHistory(
 
 Result<ThreadPage> SinkCheckpointer::ListThreads(const ListThreadsOptions&) {
   return ThreadPage{};
+}
+
+Status SinkCheckpointer::Close() {
+  base::MutexLock lock(&mu_);
+  closed_ = true;
+  latest_.clear();
+  return Status::OK();
 }
 
 }  // namespace rockpoint::bench

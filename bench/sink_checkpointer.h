@@ -11,10 +11,11 @@
 
 #include <chrono>
 #include <map>
-#include <mutex>
 #include <string>
 #include <utility>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "rockpoint/checkpointer.h"
 
 namespace rockpoint::bench {
@@ -24,6 +25,9 @@ class SinkCheckpointer final : public Checkpointer {
   explicit SinkCheckpointer(std::chrono::microseconds write_delay)
       : write_delay_(write_delay) {}
 
+  using Checkpointer::Prune;
+  using Checkpointer::PutWrites;
+
   Result<CheckpointConfig> Put(const CheckpointConfig& config,
                                const Checkpoint& checkpoint,
                                const Metadata& metadata,
@@ -31,7 +35,7 @@ class SinkCheckpointer final : public Checkpointer {
   Status PutWrites(const CheckpointConfig& config,
                    const std::vector<ChannelWrite>& writes,
                    std::string_view task_id,
-                   std::string_view task_path = "") override;
+                   std::string_view task_path) override;
   Result<std::optional<CheckpointTuple>> GetTuple(
       const CheckpointConfig& config) override;
   Result<std::unique_ptr<TupleCursor>> List(
@@ -43,17 +47,21 @@ class SinkCheckpointer final : public Checkpointer {
   // one kept); NotFound otherwise.
   Status HideCheckpoint(const CheckpointConfig& config) override;
   Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last = 1) override;
+               PruneStrategy strategy, size_t keep_last) override;
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override;
   Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+  // Forgets everything; later reads see nothing, later writes fail.
+  Status Close() override;
 
  private:
   const std::chrono::microseconds write_delay_;
-  std::mutex mu_;
-  // (thread, ns) -> latest tuple.  GUARDED_BY(mu_)
-  std::map<std::pair<std::string, std::string>, CheckpointTuple> latest_;
+  base::Mutex mu_;
+  bool closed_ GUARDED_BY(mu_) = false;
+  // (thread, ns) -> latest tuple.
+  std::map<std::pair<std::string, std::string>, CheckpointTuple> latest_
+      GUARDED_BY(mu_);
 };
 
 }  // namespace rockpoint::bench

@@ -25,9 +25,10 @@ if(ROCKPOINT_BUILD_TOOLS OR ROCKPOINT_BUILD_BENCH OR ROCKPOINT_BUILD_TESTS)
   find_package(nlohmann_json REQUIRED)
 endif()
 
-# RocksDB: the shared library by default; ROCKPOINT_ROCKSDB_STATIC links
-# Debian's librocksdb.a and its compression libraries (for self-contained
-# Python wheels and Node addons).
+# RocksDB: the shared library by default. ROCKPOINT_ROCKSDB_STATIC links
+# librocksdb.a instead, for executables; Debian's archive is built with
+# local-exec TLS and cannot go into a shared object (a Python extension or a
+# Node addon), so the bindings link the shared library.
 option(ROCKPOINT_ROCKSDB_STATIC "Link RocksDB statically" OFF)
 if(ROCKPOINT_ROCKSDB_STATIC)
   set(ROCKPOINT_ROCKSDB_TARGET RocksDB::rocksdb)

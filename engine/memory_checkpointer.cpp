@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "engine/memory_store.h"
 #include "engine/validation.h"
 
@@ -20,7 +22,14 @@ using memory::Thread;
 using memory::WriteKey;
 
 struct MemoryCheckpointer::State {
-  std::map<std::string, Thread> threads;  // by thread_id bytes.
+  base::Mutex mu;
+  bool closed GUARDED_BY(mu) = false;
+  std::map<std::string, Thread> threads GUARDED_BY(mu);  // by thread_id.
+
+  // Aborted once the store is closed.
+  Status CheckOpen() const REQUIRES(mu) {
+    return closed ? StoreClosedError() : Status::OK();
+  }
 };
 
 namespace {
@@ -75,6 +84,13 @@ MemoryCheckpointer::MemoryCheckpointer(CheckpointerLimits limits)
 
 MemoryCheckpointer::~MemoryCheckpointer() = default;
 
+Status MemoryCheckpointer::Close() {
+  base::MutexLock lock(&state_->mu);
+  state_->closed = true;
+  state_->threads.clear();
+  return Status::OK();
+}
+
 Result<CheckpointConfig> MemoryCheckpointer::Put(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
@@ -87,7 +103,8 @@ Result<CheckpointConfig> MemoryCheckpointer::Put(
   stored.parent_id = config.checkpoint_id;
   stored.metadata = metadata;
 
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
   Namespace& ns = state_->threads[*config.thread_id].namespaces[ns_name];
   for (const auto& [channel, version] : new_versions) {
     auto value = checkpoint.channel_values.find(channel);
@@ -110,7 +127,8 @@ Status MemoryCheckpointer::PutWrites(const CheckpointConfig& config,
                                      std::string_view task_path) {
   RP_RETURN_IF_ERROR(
       ValidatePutWrites(config, writes, task_id, task_path, limits_));
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
   Namespace& ns = state_->threads[*config.thread_id]
                       .namespaces[std::string(NamespaceOf(config))];
   memory::WriteMap& stored = ns.writes[*config.checkpoint_id];
@@ -129,9 +147,10 @@ Status MemoryCheckpointer::PutWrites(const CheckpointConfig& config,
 
 Result<std::optional<CheckpointTuple>> MemoryCheckpointer::GetTuple(
     const CheckpointConfig& config) {
-  if (!config.thread_id) return std::optional<CheckpointTuple>();
   const std::string ns_name(NamespaceOf(config));
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
+  if (!config.thread_id) return std::optional<CheckpointTuple>();
   auto thread = state_->threads.find(*config.thread_id);
   if (thread == state_->threads.end()) return std::optional<CheckpointTuple>();
   auto ns = thread->second.namespaces.find(ns_name);
@@ -168,7 +187,8 @@ Result<std::unique_ptr<TupleCursor>> MemoryCheckpointer::List(
     const Namespace* ns;
   };
   std::vector<CheckpointTuple> tuples;
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
   std::vector<Match> matches;
   for (const auto& [thread_id, thread] : state_->threads) {
     if (one_thread && thread_id != *config->thread_id) continue;
@@ -209,7 +229,8 @@ Result<std::unique_ptr<TupleCursor>> MemoryCheckpointer::List(
 }
 
 Status MemoryCheckpointer::DeleteThread(std::string_view thread_id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
   auto thread = state_->threads.find(std::string(thread_id));
   if (thread != state_->threads.end()) state_->threads.erase(thread);
   return Status::OK();
@@ -217,9 +238,10 @@ Status MemoryCheckpointer::DeleteThread(std::string_view thread_id) {
 
 Status MemoryCheckpointer::DeleteForRuns(
     const std::vector<std::string>& run_ids) {
-  if (run_ids.empty()) return Status::OK();
   const std::set<std::string> runs(run_ids.begin(), run_ids.end());
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
+  if (runs.empty()) return Status::OK();
   for (auto thread = state_->threads.begin();
        thread != state_->threads.end();) {
     auto next = std::next(thread);
@@ -248,8 +270,9 @@ Status MemoryCheckpointer::DeleteForRuns(
 
 Status MemoryCheckpointer::CopyThread(std::string_view source,
                                       std::string_view target) {
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
   if (source == target) return Status::OK();
-  std::lock_guard<std::mutex> lock(mu_);
   auto from = state_->threads.find(std::string(source));
   if (from == state_->threads.end()) return Status::OK();
   Thread copy = from->second;
@@ -271,7 +294,8 @@ Status MemoryCheckpointer::CopyThread(std::string_view source,
 
 Status MemoryCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
   RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, limits_));
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
   auto thread = state_->threads.find(*config.thread_id);
   if (thread == state_->threads.end()) return CheckpointToHideNotFound(config);
   auto ns = thread->second.namespaces.find(std::string(NamespaceOf(config)));
@@ -289,7 +313,8 @@ Status MemoryCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
 Status MemoryCheckpointer::Prune(const std::vector<std::string>& thread_ids,
                                  PruneStrategy strategy, size_t keep_last) {
   RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
   for (const std::string& thread_id : thread_ids) {
     auto thread = state_->threads.find(thread_id);
     if (thread == state_->threads.end()) continue;
@@ -312,9 +337,10 @@ Result<DeltaHistory> MemoryCheckpointer::GetDeltaChannelHistory(
   if (!config.thread_id) {
     return Status::InvalidArgument("config.thread_id is missing");
   }
-  if (channels.empty()) return DeltaHistory{};
   const std::string ns_name(NamespaceOf(config));
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
+  if (channels.empty()) return DeltaHistory{};
   const Namespace* ns = nullptr;
   if (auto thread = state_->threads.find(*config.thread_id);
       thread != state_->threads.end()) {
@@ -343,7 +369,8 @@ Result<ThreadPage> MemoryCheckpointer::ListThreads(
     return Status::InvalidArgument("limit must be >= 1, got 0");
   }
   ThreadPage page;
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
   auto thread = options.after ? state_->threads.upper_bound(*options.after)
                               : state_->threads.begin();
   for (; thread != state_->threads.end(); ++thread) {

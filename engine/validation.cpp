@@ -252,6 +252,8 @@ Status ValidateHideCheckpoint(const CheckpointConfig& config,
   return CheckConfigIds(config, limits);
 }
 
+Status StoreClosedError() { return Status::Aborted("store is closed"); }
+
 Status CheckpointToHideNotFound(const CheckpointConfig& config) {
   return Status::NotFound("no checkpoint " + Quote(*config.checkpoint_id) +
                           " in thread " + Quote(*config.thread_id) +

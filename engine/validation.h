@@ -53,6 +53,9 @@ bool MetadataMatches(const Metadata& metadata, const Value& filter);
 // channel's special index if it has one, else `position`.
 int64_t WriteIndex(std::string_view channel, size_t position);
 
+// The Aborted "store is closed" every call returns after Close.
+Status StoreClosedError();
+
 // config.checkpoint_ns, or "" when absent.
 inline std::string_view NamespaceOf(const CheckpointConfig& config) {
   return config.checkpoint_ns ? std::string_view(*config.checkpoint_ns)

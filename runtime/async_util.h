@@ -22,8 +22,9 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <functional>
 #include <memory>
-#include <mutex>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "rockpoint/runtime/async_checkpointer.h"
 
 namespace rockpoint::runtime {
@@ -64,13 +65,13 @@ Awaitable<void> Suspend(Park park) {
 class WaitGroup {
  public:
   void Add(size_t n) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     count_ += n;
   }
   void Done() {
     std::function<void()> wake;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(&mu_);
       if (--count_ == 0) wake = std::move(waiter_);
     }
     if (wake) wake();
@@ -78,21 +79,24 @@ class WaitGroup {
   // Completes once the count is zero. REQUIRES: one waiter at a time.
   Awaitable<void> Wait() {
     auto park = [this](std::function<void()> resume) {
-      bool now;
+      std::function<void()> now;  // resume, when it runs at once.
       {
-        std::lock_guard<std::mutex> lock(mu_);
-        now = count_ == 0;
-        if (!now) waiter_ = std::move(resume);
+        base::MutexLock lock(&mu_);
+        if (count_ == 0) {
+          now = std::move(resume);
+        } else {
+          waiter_ = std::move(resume);
+        }
       }
-      if (now) resume();
+      if (now) now();
     };
     co_await Suspend(std::move(park));
   }
 
  private:
-  std::mutex mu_;
-  size_t count_ = 0;              // GUARDED_BY(mu_)
-  std::function<void()> waiter_;  // GUARDED_BY(mu_)
+  base::Mutex mu_;
+  size_t count_ GUARDED_BY(mu_) = 0;
+  std::function<void()> waiter_ GUARDED_BY(mu_);
 };
 
 }  // namespace rockpoint::runtime

@@ -30,15 +30,15 @@ CompiledGraph::Impl::Impl(const CompileOptions& options)
 }
 
 CompiledGraph::Impl::Activity::Activity(Impl* impl) : impl_(impl) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  base::MutexLock lock(&impl_->mu);
   admitted_ = !impl_->stopping.load();
   if (admitted_) ++impl_->active;
 }
 
 CompiledGraph::Impl::Activity::~Activity() {
   if (!admitted_) return;
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  if (--impl_->active == 0) impl_->idle.notify_all();
+  base::MutexLock lock(&impl_->mu);
+  if (--impl_->active == 0) impl_->idle.SignalAll();
 }
 
 Result<std::unique_ptr<CompiledGraph>> StateGraph::Compile(
@@ -62,11 +62,13 @@ CompiledGraph::~CompiledGraph() {
 
 Status CompiledGraph::Shutdown() {
   impl_->stopping.store(true);
-  std::unique_lock<std::mutex> lock(impl_->mu);
-  bool idle = impl_->idle.wait_for(
-      lock, std::chrono::milliseconds(impl_->options.shutdown_timeout_ms),
-      [&] { return impl_->active == 0; });
-  if (!idle) {
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::milliseconds(impl_->options.shutdown_timeout_ms);
+  base::MutexLock lock(&impl_->mu);
+  while (impl_->active != 0 && impl_->idle.WaitUntil(&impl_->mu, deadline)) {
+  }
+  if (impl_->active != 0) {
     return Status::Aborted(std::to_string(impl_->active) +
                            " runs did not stop within the shutdown timeout");
   }

@@ -9,13 +9,13 @@
 #include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <condition_variable>
 #include <exception>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <optional>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "rockpoint/runtime/compiled_graph.h"
 #include "runtime/graph_spec.h"
 
@@ -29,9 +29,9 @@ struct CompiledGraph::Impl {
   std::unique_ptr<AsyncCheckpointer> storage;  // null without checkpointer.
   std::atomic<bool> stopping{false};
 
-  std::mutex mu;
-  std::condition_variable idle;
-  size_t active = 0;  // GUARDED_BY(mu) runs and calls in progress.
+  base::Mutex mu;
+  base::CondVar idle;  // waits on `mu`; signalled when `active` drops to 0.
+  size_t active GUARDED_BY(mu) = 0;  // runs and calls in progress.
 
   // Counts one call in progress for Shutdown; refuses when stopping.
   class Activity {
@@ -52,7 +52,8 @@ struct CompiledGraph::Impl {
     auto future = promise.get_future();
     boost::asio::co_spawn(
         tasks.get_executor(), Boxed(std::move(work)),
-        [&promise](std::exception_ptr error, std::optional<Result<T>> result) {
+        [&promise](const std::exception_ptr& error,
+                   std::optional<Result<T>> result) {
           if (error || !result) {
             promise.set_value(Result<T>(Status::Aborted("run threw")));
           } else {

@@ -38,7 +38,7 @@ std::string TaskId(std::string_view checkpoint_id, std::string_view ns,
 // in creation order, so stored Command writes replay in the order given.
 std::string CommandTaskId();
 // Command writes use this task path, which sorts before every task's.
-inline constexpr std::string_view kCommandTaskPath = "";
+inline constexpr std::string_view kCommandTaskPath{};  // ""
 
 // LangGraph's task path strings: "~__pregel_pull, <node>" for a node
 // triggered by its channels, "~__pregel_push, <10-digit index>" for a Send.

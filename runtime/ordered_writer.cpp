@@ -22,18 +22,18 @@ OrderedWriter::OrderedWriter(AsyncCheckpointer* storage, size_t capacity)
 
 Awaitable<void> OrderedWriter::AcquireSlot() {
   auto park = [this](std::function<void()> resume) {
-    bool granted;
+    std::function<void()> granted;  // resume, when a slot is free now.
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      granted = pending_ < capacity_;
-      if (granted) {
+      base::MutexLock lock(&mu_);
+      if (pending_ < capacity_) {
         ++pending_;
         if (pending_ > max_pending_) max_pending_ = pending_;
+        granted = std::move(resume);
       } else {
         slot_waiters_.push_back(std::move(resume));
       }
     }
-    if (granted) resume();
+    if (granted) granted();
   };
   co_await Suspend(std::move(park));
 }
@@ -61,7 +61,7 @@ void OrderedWriter::RunOne(const Op& op,
   }
   std::vector<std::function<void()>> wake;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     if (!status.ok() && error_.ok()) error_ = status;
     if (!slot_waiters_.empty()) {
       // Hand the slot straight to the next waiter.
@@ -100,25 +100,28 @@ Awaitable<Status> OrderedWriter::Execute(Op op) {
 
 Awaitable<Status> OrderedWriter::Flush() {
   auto park = [this](std::function<void()> resume) {
-    bool now;
+    std::function<void()> now;  // resume, when nothing is pending.
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      now = pending_ == 0;
-      if (!now) flush_waiters_.push_back(std::move(resume));
+      base::MutexLock lock(&mu_);
+      if (pending_ == 0) {
+        now = std::move(resume);
+      } else {
+        flush_waiters_.push_back(std::move(resume));
+      }
     }
-    if (now) resume();
+    if (now) now();
   };
   co_await Suspend(std::move(park));
   co_return first_error();
 }
 
 Status OrderedWriter::first_error() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return error_;
 }
 
 size_t OrderedWriter::max_pending() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(&mu_);
   return max_pending_;
 }
 

@@ -26,8 +26,9 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "rockpoint/runtime/async_checkpointer.h"
 
 namespace rockpoint::runtime {
@@ -50,7 +51,7 @@ class OrderedWriter : public std::enable_shared_from_this<OrderedWriter> {
   // Completes when every queued operation has run; returns the first error.
   Awaitable<Status> Flush();
 
-  Status first_error() const;
+  Status first_error() const EXCLUDES(mu_);
   // The most operations ever pending at once (<= capacity).
   size_t max_pending() const;
 
@@ -68,12 +69,12 @@ class OrderedWriter : public std::enable_shared_from_this<OrderedWriter> {
   const size_t capacity_;
   boost::asio::strand<boost::asio::thread_pool::executor_type> strand_;
 
-  mutable std::mutex mu_;
-  size_t pending_ = 0;      // GUARDED_BY(mu_) slots reserved or running.
-  size_t max_pending_ = 0;  // GUARDED_BY(mu_)
-  Status error_;            // GUARDED_BY(mu_)
-  std::deque<std::function<void()>> slot_waiters_;   // GUARDED_BY(mu_)
-  std::deque<std::function<void()>> flush_waiters_;  // GUARDED_BY(mu_)
+  mutable base::Mutex mu_;
+  size_t pending_ GUARDED_BY(mu_) = 0;  // slots reserved or running.
+  size_t max_pending_ GUARDED_BY(mu_) = 0;
+  Status error_ GUARDED_BY(mu_);
+  std::deque<std::function<void()>> slot_waiters_ GUARDED_BY(mu_);
+  std::deque<std::function<void()>> flush_waiters_ GUARDED_BY(mu_);
 };
 
 }  // namespace rockpoint::runtime

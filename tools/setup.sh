@@ -29,7 +29,7 @@ PACKAGES=(
 # core), clang-16 for the thread-safety build, Python for the Python
 # package, PostgreSQL for its tests.
 TEST_PACKAGES=(
-  ccache clang-16 clang-tidy-16
+  ccache clang-16 clang-tidy-16 libclang-rt-16-dev
   python3 python3-venv python3-dev
 )
 

@@ -45,33 +45,72 @@ Status ToStatus(const rocksdb::Status& status, std::string_view context) {
   }
 }
 
+// NO_THREAD_SAFETY_ANALYSIS: stripes are taken in a loop (see StripedLocks).
 StripedLocks::Guard StripedLocks::Lock(
-    const std::vector<std::string_view>& threads) {
+    const std::vector<std::string_view>& threads) NO_THREAD_SAFETY_ANALYSIS {
   std::set<size_t> stripes;
   for (std::string_view thread : threads) {
     stripes.insert(std::hash<std::string_view>{}(thread) % kStripes);
   }
   Guard guard;
-  guard.reserve(stripes.size());
-  for (size_t stripe : stripes) guard.emplace_back(mutexes_[stripe]);
+  guard.held_.reserve(stripes.size());
+  for (size_t stripe : stripes) {
+    mutexes_[stripe].Lock();
+    guard.held_.push_back(&mutexes_[stripe]);
+  }
   return guard;
 }
 
-StripedLocks::Guard StripedLocks::LockAll() {
+// NO_THREAD_SAFETY_ANALYSIS: stripes are taken in a loop (see StripedLocks).
+StripedLocks::Guard StripedLocks::LockAll() NO_THREAD_SAFETY_ANALYSIS {
   Guard guard;
-  guard.reserve(kStripes);
-  for (std::mutex& mutex : mutexes_) guard.emplace_back(mutex);
+  guard.held_.reserve(kStripes);
+  for (base::Mutex& mutex : mutexes_) {
+    mutex.Lock();
+    guard.held_.push_back(&mutex);
+  }
   return guard;
+}
+
+// NO_THREAD_SAFETY_ANALYSIS: releases what Lock or LockAll took in a loop.
+StripedLocks::Guard::~Guard() NO_THREAD_SAFETY_ANALYSIS {
+  for (auto it = held_.rbegin(); it != held_.rend(); ++it) (*it)->Unlock();
 }
 
 RocksDbCheckpointer::Impl::~Impl() {
+  Status ignored = Close();
+  (void)ignored;
   if (db == nullptr) return;
+  // Busy: snapshots outlive the store, against TupleCursor's REQUIRES.
   for (rocksdb::ColumnFamilyHandle* handle : handles) {
     db->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
   }
   handles.clear();
-  db->Close().PermitUncheckedError();
   db.reset();
+}
+
+Status RocksDbCheckpointer::Impl::Close() {
+  if (db == nullptr) return Status::OK();
+  uint64_t snapshots = 0;
+  if (db->GetIntProperty(rocksdb::DB::Properties::kNumSnapshots, &snapshots) &&
+      snapshots > 0) {
+    return Status::Busy("cannot close " + options.path + ": " +
+                        std::to_string(snapshots) +
+                        " snapshots (cursors) are alive");
+  }
+  Status status;
+  if (!options.read_only) status = ToStatus(db->SyncWAL(), "sync WAL");
+  for (rocksdb::ColumnFamilyHandle* handle : handles) {
+    Status destroyed =
+        ToStatus(db->DestroyColumnFamilyHandle(handle), "release handle");
+    if (status.ok()) status = std::move(destroyed);
+  }
+  handles.clear();
+  checkpoints = blobs = writes = index = meta = nullptr;
+  Status closed = ToStatus(db->Close(), "close " + options.path);
+  if (status.ok()) status = std::move(closed);
+  db.reset();
+  return status;
 }
 
 Status RocksDbCheckpointer::Impl::CheckWritable() const {

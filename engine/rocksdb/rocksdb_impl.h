@@ -19,19 +19,20 @@
 
 #include <array>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/rocksdb/prefix_scan.h"
+#include "base/mutex.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "serde/records.h"
 
 namespace rockpoint {
 
 // The state behind a RocksDbCheckpointer, for engine/rocksdb/ and its tests.
+// REQUIRES: the store is open (not Closed).
 inline RocksDbCheckpointer::Impl& ImplOf(RocksDbCheckpointer& store) {
   return *store.impl_;
 }
@@ -62,11 +63,29 @@ class ScopedSnapshot {
   const rocksdb::Snapshot* snapshot_;
 };
 
-// A fixed set of mutexes; a thread id hashes to one stripe.
+// A fixed set of mutexes; a thread id hashes to one stripe. The stripes
+// guard no member (what they serialize lives in RocksDB) and which ones a
+// call holds depends on its thread ids, so the clang analysis cannot follow
+// them: Lock, LockAll and Guard are NO_THREAD_SAFETY_ANALYSIS, and functions
+// that need stripes held say so in a REQUIRES: comment.
 class StripedLocks {
  public:
   static constexpr size_t kStripes = 64;
-  using Guard = std::vector<std::unique_lock<std::mutex>>;
+
+  // Holds the stripes it was given, releasing them on destruction.
+  class Guard {
+   public:
+    Guard() = default;
+    Guard(Guard&& other) noexcept = default;
+    Guard& operator=(Guard&&) = delete;
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+    ~Guard();
+
+   private:
+    friend class StripedLocks;
+    std::vector<base::Mutex*> held_;
+  };
 
   // Locks the stripes of `threads` (deduplicated, ascending).
   Guard Lock(const std::vector<std::string_view>& threads);
@@ -74,13 +93,13 @@ class StripedLocks {
   Guard LockAll();
 
  private:
-  std::array<std::mutex, kStripes> mutexes_;
+  std::array<base::Mutex, kStripes> mutexes_;
 };
 
 class RocksDbCheckpointer::Impl {
  public:
   Impl() = default;
-  ~Impl();  // releases the column family handles, then closes the DB.
+  ~Impl();  // Close(), dropping its status.
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
@@ -95,6 +114,12 @@ class RocksDbCheckpointer::Impl {
   rocksdb::ColumnFamilyHandle* meta = nullptr;
   std::shared_ptr<rocksdb::Statistics> statistics;
   StripedLocks locks;
+
+  // Syncs the WAL (unless read-only), releases the column family handles
+  // and closes the DB (releasing the lock); `db` is null afterwards. Busy,
+  // leaving everything open, while snapshots (cursors) are alive; any other
+  // status: closed. OK when already closed.
+  Status Close();
 
   // --- shared helpers ---
   // InvalidArgument "store opened read-only" when read_only.

@@ -7,6 +7,7 @@
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
 #include "rockpoint/version.h"
+#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {
@@ -108,11 +109,23 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbCheckpointer::Open(
 RocksDbCheckpointer::RocksDbCheckpointer(std::unique_ptr<Impl> impl)
     : impl_(std::move(impl)) {}
 
-RocksDbCheckpointer::~RocksDbCheckpointer() = default;
+RocksDbCheckpointer::~RocksDbCheckpointer() {
+  Status ignored = Close();
+  (void)ignored;
+}
+
+Status RocksDbCheckpointer::Close() {
+  if (!impl_) return Status::OK();
+  Status status = impl_->Close();
+  if (status.IsBusy()) return status;
+  impl_.reset();
+  return status;
+}
 
 Result<CheckpointConfig> RocksDbCheckpointer::Put(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
+  if (!impl_) return StoreClosedError();
   return impl_->Put(config, checkpoint, metadata, new_versions);
 }
 
@@ -120,54 +133,70 @@ Status RocksDbCheckpointer::PutWrites(const CheckpointConfig& config,
                                       const std::vector<ChannelWrite>& writes,
                                       std::string_view task_id,
                                       std::string_view task_path) {
+  if (!impl_) return StoreClosedError();
   return impl_->PutWrites(config, writes, task_id, task_path);
 }
 
 Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::GetTuple(
     const CheckpointConfig& config) {
+  if (!impl_) return StoreClosedError();
   return impl_->GetTuple(config);
 }
 
 Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::List(
     const ListOptions& options) {
+  if (!impl_) return StoreClosedError();
   return impl_->List(options);
 }
 
 Status RocksDbCheckpointer::DeleteThread(std::string_view thread_id) {
+  if (!impl_) return StoreClosedError();
   return impl_->DeleteThread(thread_id);
 }
 
 Status RocksDbCheckpointer::DeleteForRuns(
     const std::vector<std::string>& run_ids) {
+  if (!impl_) return StoreClosedError();
   return impl_->DeleteForRuns(run_ids);
 }
 
 Status RocksDbCheckpointer::CopyThread(std::string_view source,
                                        std::string_view target) {
+  if (!impl_) return StoreClosedError();
   return impl_->CopyThread(source, target);
 }
 
 Status RocksDbCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+  if (!impl_) return StoreClosedError();
   return impl_->HideCheckpoint(config);
 }
 
 Status RocksDbCheckpointer::Prune(const std::vector<std::string>& thread_ids,
                                   PruneStrategy strategy, size_t keep_last) {
+  if (!impl_) return StoreClosedError();
   return impl_->Prune(thread_ids, strategy, keep_last);
 }
 
 Result<DeltaHistory> RocksDbCheckpointer::GetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
+  if (!impl_) return StoreClosedError();
   return impl_->GetDeltaChannelHistory(config, channels);
 }
 
 Result<ThreadPage> RocksDbCheckpointer::ListThreads(
     const ListThreadsOptions& options) {
+  if (!impl_) return StoreClosedError();
   return impl_->ListThreads(options);
 }
 
-Status RocksDbCheckpointer::Compact() { return impl_->Compact(); }
+Status RocksDbCheckpointer::Compact() {
+  if (!impl_) return StoreClosedError();
+  return impl_->Compact();
+}
 
-Result<StoreStats> RocksDbCheckpointer::Stats() { return impl_->Stats(); }
+Result<StoreStats> RocksDbCheckpointer::Stats() {
+  if (!impl_) return StoreClosedError();
+  return impl_->Stats();
+}
 
 }  // namespace rockpoint

@@ -227,7 +227,20 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
 
 Database::~Database() {
   for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
-  sqlite3_close_v2(db_);
+  sqlite3_close_v2(db_);  // no-op on nullptr (after Close).
+}
+
+Status Database::Close() {
+  for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
+  cache_.clear();
+  const int rc = sqlite3_close(db_);
+  if (rc == SQLITE_BUSY) {
+    return Status::Busy("closing the sqlite database: statements are open");
+  }
+  Status status =
+      rc == SQLITE_OK ? Status::OK() : SqliteStatus(rc, "closing", nullptr);
+  db_ = nullptr;
+  return status;
 }
 
 Result<Statement> Database::Prepare(const std::string& sql) {

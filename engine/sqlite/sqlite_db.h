@@ -95,6 +95,7 @@ class Database {
   static Result<std::unique_ptr<Database>> Open(const std::string& path,
                                                 bool create_if_missing,
                                                 bool read_only = false);
+  // Closes the connection unless Close did.
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -106,6 +107,13 @@ class Database {
   Status Exec(const std::string& sql);
   // Runs a statement returning a single integer (e.g. PRAGMA user_version).
   Result<int64_t> QueryInt(const std::string& sql);
+
+  // Finalizes the cached statements and closes the connection (the last
+  // connection of a WAL database checkpoints it). Busy, leaving the
+  // connection open, while a one-off statement is still open; any other
+  // status: the connection is closed.
+  // REQUIRES: called once, and no other call after it except the destructor.
+  Status Close();
 
   sqlite3* handle() const { return db_; }
 

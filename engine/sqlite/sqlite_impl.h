@@ -8,8 +8,9 @@
 // and the delta-safety "needed" set), sqlite_delta.cpp
 // (get_delta_channel_history).
 //
-// Thread-safety: one connection guarded by `mu`. SqliteCheckpointer locks
-// `mu` around every call; every method below REQUIRES mu held. One
+// Thread-safety: one connection guarded by `mu()`. SqliteCheckpointer locks
+// it around every call; the methods below state what they REQUIRE (checked
+// by clang -Wthread-safety). One
 // connection rather than one per thread because SQLite admits a single
 // writer at a time anyway (so writers would only queue on the database lock
 // instead of the mutex), a ":memory:" database exists only within its
@@ -18,13 +19,14 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "engine/sqlite/sqlite_db.h"
 #include "engine/sqlite/sqlite_queries.h"
 #include "rockpoint/sqlite_checkpointer.h"
@@ -62,57 +64,72 @@ class SqliteCheckpointer::Impl {
       : options_(std::move(options)), db_(std::move(db)) {}
 
   // Sets pragmas and creates or checks the schema (sqlite_schema.cpp).
-  Status Initialize();
+  Status Initialize() EXCLUDES(mu_);
 
-  std::mutex& mu() { return mu_; }
+  base::Mutex& mu() RETURN_CAPABILITY(mu_) { return mu_; }
   const CheckpointerLimits& limits() const { return options_.limits; }
   // InvalidArgument "store opened read-only: <path>" when read_only.
   Status CheckWritable() const;
-  sqlite_internal::Database* db() { return db_.get(); }
+  // Aborted "store is closed" after Close.
+  Status CheckOpen() const REQUIRES(mu_);
+  // The connection. REQUIRES: CheckOpen() passed.
+  sqlite_internal::Database* db() REQUIRES(mu_) { return db_.get(); }
+  // Closes the connection (sqlite_schema.cpp): Busy, leaving it open, if
+  // statements are still open; otherwise it is closed whatever the status.
+  // OK when already closed.
+  Status Close() REQUIRES(mu_);
 
-  // The operations of Checkpointer. REQUIRES: mu() held.
+  // The operations of Checkpointer. REQUIRES: mu() held, CheckOpen() passed.
   Result<CheckpointConfig> Put(const CheckpointConfig& config,
                                const Checkpoint& checkpoint,
                                const Metadata& metadata,
-                               const ChannelVersions& new_versions);
+                               const ChannelVersions& new_versions)
+      REQUIRES(mu_);
   Status PutWrites(const CheckpointConfig& config,
                    const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id, std::string_view task_path);
+                   std::string_view task_id, std::string_view task_path)
+      REQUIRES(mu_);
   Result<std::optional<CheckpointTuple>> GetTuple(
-      const CheckpointConfig& config);
-  Status DeleteThread(std::string_view thread_id);
-  Status DeleteForRuns(const std::vector<std::string>& run_ids);
-  Status CopyThread(std::string_view source, std::string_view target);
-  Status HideCheckpoint(const CheckpointConfig& config);
+      const CheckpointConfig& config) REQUIRES(mu_);
+  Status DeleteThread(std::string_view thread_id) REQUIRES(mu_);
+  Status DeleteForRuns(const std::vector<std::string>& run_ids) REQUIRES(mu_);
+  Status CopyThread(std::string_view source, std::string_view target)
+      REQUIRES(mu_);
+  Status HideCheckpoint(const CheckpointConfig& config) REQUIRES(mu_);
   Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last);
+               PruneStrategy strategy, size_t keep_last) REQUIRES(mu_);
   Result<DeltaHistory> GetDeltaChannelHistory(
-      const CheckpointConfig& config, const std::vector<std::string>& channels);
-  Result<ThreadPage> ListThreads(const ListThreadsOptions& options);
+      const CheckpointConfig& config, const std::vector<std::string>& channels)
+      REQUIRES(mu_);
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options)
+      REQUIRES(mu_);
 
-  // Helpers shared by the files above. REQUIRES: mu() held.
+  // Helpers shared by the files above. REQUIRES: mu() held, CheckOpen()
+  // passed.
 
   // The visible checkpoint `checkpoint_id` of (thread, ns), or the latest
   // visible one when `checkpoint_id` is null.
   Result<std::optional<SqliteCheckpointRow>> FindVisibleRow(
       std::string_view thread_id, std::string_view checkpoint_ns,
-      const std::optional<std::string>& checkpoint_id);
+      const std::optional<std::string>& checkpoint_id) REQUIRES(mu_);
   // The row's metadata; Corruption naming the row if it does not decode to
   // a map.
-  Result<Metadata> DecodeRowMetadata(const SqliteCheckpointRow& row);
+  Result<Metadata> DecodeRowMetadata(const SqliteCheckpointRow& row)
+      REQUIRES(mu_);
   // The full tuple of `row` (metadata already decoded): record, channel
   // values (one query) and pending writes (one query).
   Result<CheckpointTuple> BuildTuple(const SqliteCheckpointRow& row,
-                                     Metadata metadata);
+                                     Metadata metadata) REQUIRES(mu_);
   // The non-empty stored values of `versions` in (thread, ns): one query
   // per 256 channels.
   Result<std::map<std::string, TypedValue>> LoadValues(
       std::string_view thread_id, std::string_view checkpoint_ns,
-      const ChannelVersions& versions);
+      const ChannelVersions& versions) REQUIRES(mu_);
   // The writes of one checkpoint ordered by (task_path, task_id, idx).
   Result<std::vector<PendingWrite>> LoadWrites(std::string_view thread_id,
                                                std::string_view checkpoint_ns,
-                                               std::string_view checkpoint_id);
+                                               std::string_view checkpoint_id)
+      REQUIRES(mu_);
   // Deletes the visible checkpoints `doomed` of (thread, ns) and re-derives
   // which hidden ones the survivors still need (docs/CONTRACT.md "Delta
   // safety"): needed ones are kept hidden, the rest are deleted with their
@@ -120,12 +137,13 @@ class SqliteCheckpointer::Impl {
   // REQUIRES: inside a write transaction.
   Status RetainNamespace(std::string_view thread_id,
                          std::string_view checkpoint_ns,
-                         const std::set<std::string>& doomed);
+                         const std::set<std::string>& doomed) REQUIRES(mu_);
 
  private:
-  std::mutex mu_;
+  base::Mutex mu_;
   const SqliteOptions options_;
-  std::unique_ptr<sqlite_internal::Database> db_;  // GUARDED_BY(mu_)
+  // Null once closed.
+  std::unique_ptr<sqlite_internal::Database> db_ GUARDED_BY(mu_);
 };
 
 // The cursor behind Impl-level List (sqlite_list.cpp). It locks impl->mu()

@@ -7,7 +7,6 @@
 // calls. Metadata is decoded and the filter evaluated per row in C++; only
 // matching rows get their values and writes loaded (one query each).
 #include <deque>
-#include <mutex>
 #include <string>
 #include <utility>
 
@@ -70,7 +69,8 @@ class SqliteListCursor final : public TupleCursor {
       }
       if (!filtered_) page = std::min(page, *remaining_);
     }
-    std::lock_guard<std::mutex> lock(impl_->mu());
+    base::MutexLock lock(&impl_->mu());
+    RP_RETURN_IF_ERROR(impl_->CheckOpen());
     RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(impl_->db()));
     std::vector<SqliteCheckpointRow> rows;
     {

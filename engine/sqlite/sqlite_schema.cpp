@@ -33,6 +33,7 @@
 #include <string>
 
 #include "engine/sqlite/sqlite_impl.h"
+#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {
@@ -95,7 +96,20 @@ Status SqliteCheckpointer::Impl::CheckWritable() const {
   return Status::OK();
 }
 
+Status SqliteCheckpointer::Impl::CheckOpen() const {
+  return db_ ? Status::OK() : StoreClosedError();
+}
+
+Status SqliteCheckpointer::Impl::Close() {
+  if (!db_) return Status::OK();
+  Status closed = db_->Close();
+  if (closed.IsBusy()) return closed;
+  db_.reset();
+  return closed;
+}
+
 Status SqliteCheckpointer::Impl::Initialize() {
+  base::MutexLock lock(&mu_);
   sqlite3_busy_timeout(db_->handle(), kBusyTimeoutMs);
   const bool read_only = options_.read_only;
   if (!read_only) {

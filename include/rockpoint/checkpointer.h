@@ -7,9 +7,14 @@
 // fails to decode is Corruption naming the key. Every multi-key change is
 // atomic: a failed or interrupted call leaves the store as it was.
 //
-// Thread-safety: every backend is safe to call from many threads at once.
-// Calls on one thread_id are linearizable; a call returns only after its
-// change is visible to every later call (and, with sync writes, durable).
+// Thread-safety: every backend is safe to call from many threads at once,
+// except Close (see there). Calls on one thread_id are linearizable; a call
+// returns only after its change is visible to every later call (and, with
+// sync writes, durable).
+//
+// Lifetime: Close() releases the store and reports what closing found;
+// afterwards every call returns Aborted "store is closed". The destructor
+// closes a store that is still open, dropping the status.
 #pragma once
 
 #include <memory>
@@ -44,8 +49,15 @@ class TupleCursor {
   virtual Result<std::optional<CheckpointTuple>> Next() = 0;
 };
 
+// Overridable methods take no default arguments: each default lives in a
+// non-virtual overload that passes it on. A derived class that overrides the
+// full form brings these overloads back with `using Checkpointer::PutWrites;`
+// and `using Checkpointer::Prune;`.
 class Checkpointer {
  public:
+  Checkpointer() = default;
+  Checkpointer(const Checkpointer&) = delete;
+  Checkpointer& operator=(const Checkpointer&) = delete;
   virtual ~Checkpointer() = default;
 
   // Stores `checkpoint` as a child of config.checkpoint_id (absent: a root)
@@ -65,7 +77,13 @@ class Checkpointer {
   virtual Status PutWrites(const CheckpointConfig& config,
                            const std::vector<ChannelWrite>& writes,
                            std::string_view task_id,
-                           std::string_view task_path = "") = 0;
+                           std::string_view task_path) = 0;
+  // PutWrites with task_path "".
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id) {
+    return PutWrites(config, writes, task_id, std::string_view());
+  }
 
   // The checkpoint config.checkpoint_id of (thread, ns), or the latest one
   // when no id is given. nullopt when there is none or thread_id is missing.
@@ -102,7 +120,12 @@ class Checkpointer {
   // delta histories need), or delete everything.
   // REQUIRES: keep_last >= 1 for kKeepLatest.
   virtual Status Prune(const std::vector<std::string>& thread_ids,
-                       PruneStrategy strategy, size_t keep_last = 1) = 0;
+                       PruneStrategy strategy, size_t keep_last) = 0;
+  // Prune with keep_last 1.
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy) {
+    return Prune(thread_ids, strategy, 1);
+  }
 
   // For each channel: the writes since the nearest ancestor that stores a
   // value for it (the seed), walking parent links from config's checkpoint's
@@ -113,6 +136,15 @@ class Checkpointer {
 
   // Threads with their namespaces, counts and latest timestamps, paged.
   virtual Result<ThreadPage> ListThreads(const ListThreadsOptions& options) = 0;
+
+  // Makes what was written durable (RocksDB: syncs the WAL), releases the
+  // store (files, locks, connection) and returns what closing found (e.g.
+  // the IOError of a failed sync). Afterwards every call returns Aborted
+  // "store is closed", and Close returns OK. Busy when something still uses
+  // the store (a live cursor); the store then stays open and Close may be
+  // called again once that is gone.
+  // REQUIRES: no other call on this store is in flight.
+  virtual Status Close() = 0;
 
   // Convenience: all tuples of List(options), materialized.
   Result<std::vector<CheckpointTuple>> ListAll(const ListOptions& options);

@@ -4,12 +4,11 @@
 // favours plainness over speed (the delta walk follows parent links one
 // lookup at a time).
 //
-// Thread-safety: safe to call from many threads.
+// Thread-safety: safe to call from many threads, Close included.
 #pragma once
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -24,6 +23,9 @@ class MemoryCheckpointer final : public Checkpointer {
   explicit MemoryCheckpointer(CheckpointerLimits limits = {});
   ~MemoryCheckpointer() override;
 
+  using Checkpointer::Prune;
+  using Checkpointer::PutWrites;
+
   Result<CheckpointConfig> Put(const CheckpointConfig& config,
                                const Checkpoint& checkpoint,
                                const Metadata& metadata,
@@ -31,7 +33,7 @@ class MemoryCheckpointer final : public Checkpointer {
   Status PutWrites(const CheckpointConfig& config,
                    const std::vector<ChannelWrite>& writes,
                    std::string_view task_id,
-                   std::string_view task_path = "") override;
+                   std::string_view task_path) override;
   Result<std::optional<CheckpointTuple>> GetTuple(
       const CheckpointConfig& config) override;
   Result<std::unique_ptr<TupleCursor>> List(
@@ -41,17 +43,18 @@ class MemoryCheckpointer final : public Checkpointer {
   Status CopyThread(std::string_view source, std::string_view target) override;
   Status HideCheckpoint(const CheckpointConfig& config) override;
   Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last = 1) override;
+               PruneStrategy strategy, size_t keep_last) override;
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override;
   Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+  Status Close() override;
 
  private:
+  // The mutex and the data it guards (engine/memory_checkpointer.cpp).
   struct State;
   const CheckpointerLimits limits_;
-  std::mutex mu_;
-  std::unique_ptr<State> state_;  // GUARDED_BY(mu_)
+  const std::unique_ptr<State> state_;
 };
 
 }  // namespace rockpoint

@@ -66,6 +66,9 @@ class RocksDbCheckpointer final : public Checkpointer {
       const RocksDbOptions& options);
   ~RocksDbCheckpointer() override;
 
+  using Checkpointer::Prune;
+  using Checkpointer::PutWrites;
+
   Result<CheckpointConfig> Put(const CheckpointConfig& config,
                                const Checkpoint& checkpoint,
                                const Metadata& metadata,
@@ -73,7 +76,7 @@ class RocksDbCheckpointer final : public Checkpointer {
   Status PutWrites(const CheckpointConfig& config,
                    const std::vector<ChannelWrite>& writes,
                    std::string_view task_id,
-                   std::string_view task_path = "") override;
+                   std::string_view task_path) override;
   Result<std::optional<CheckpointTuple>> GetTuple(
       const CheckpointConfig& config) override;
   Result<std::unique_ptr<TupleCursor>> List(
@@ -83,11 +86,16 @@ class RocksDbCheckpointer final : public Checkpointer {
   Status CopyThread(std::string_view source, std::string_view target) override;
   Status HideCheckpoint(const CheckpointConfig& config) override;
   Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last = 1) override;
+               PruneStrategy strategy, size_t keep_last) override;
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override;
   Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+  // Syncs the WAL (unless read-only), closes the database and releases the
+  // store lock, so the directory can be opened again (in this process too).
+  // Busy while a cursor (a RocksDB snapshot) is alive. After Close, Compact
+  // and Stats return Aborted too.
+  Status Close() override;
 
   // Flushes memtables and compacts every column family.
   Status Compact();

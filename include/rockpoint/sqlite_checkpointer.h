@@ -35,6 +35,9 @@ class SqliteCheckpointer final : public Checkpointer {
       const SqliteOptions& options);
   ~SqliteCheckpointer() override;
 
+  using Checkpointer::Prune;
+  using Checkpointer::PutWrites;
+
   Result<CheckpointConfig> Put(const CheckpointConfig& config,
                                const Checkpoint& checkpoint,
                                const Metadata& metadata,
@@ -42,7 +45,7 @@ class SqliteCheckpointer final : public Checkpointer {
   Status PutWrites(const CheckpointConfig& config,
                    const std::vector<ChannelWrite>& writes,
                    std::string_view task_id,
-                   std::string_view task_path = "") override;
+                   std::string_view task_path) override;
   Result<std::optional<CheckpointTuple>> GetTuple(
       const CheckpointConfig& config) override;
   Result<std::unique_ptr<TupleCursor>> List(
@@ -52,11 +55,15 @@ class SqliteCheckpointer final : public Checkpointer {
   Status CopyThread(std::string_view source, std::string_view target) override;
   Status HideCheckpoint(const CheckpointConfig& config) override;
   Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last = 1) override;
+               PruneStrategy strategy, size_t keep_last) override;
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override;
   Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+  // Finalizes the cached statements and closes the connection (the last
+  // connection checkpoints the WAL into the database file). Busy, leaving
+  // it open, while a statement is still open. Safe to call from any thread.
+  Status Close() override;
 
   class Impl;  // sqlite/*.cpp only.
 

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "engine/contract_bad_input.h"
+#include "engine/contract_close.h"
 #include "engine/contract_delete.h"
 #include "engine/contract_delta.h"
 #include "engine/contract_delta_safety.h"
@@ -45,4 +46,5 @@
   TEST_CASE_TEMPLATE_INVOKE(contract_ids, Harness);           \
   TEST_CASE_TEMPLATE_INVOKE(contract_branches, Harness);      \
   TEST_CASE_TEMPLATE_INVOKE(contract_versions, Harness);      \
-  TEST_CASE_TEMPLATE_INVOKE(contract_bad_input, Harness)
+  TEST_CASE_TEMPLATE_INVOKE(contract_bad_input, Harness);     \
+  TEST_CASE_TEMPLATE_INVOKE(contract_close, Harness)

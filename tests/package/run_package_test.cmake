@@ -6,7 +6,9 @@
 #   3. build the same main.cpp with the flags of `pkg-config rockpoint`
 #      alone, and run it;
 #   4. build it in a host project that embeds the source tree with
-#      add_subdirectory (tests, tools and bench off by default), and run it.
+#      add_subdirectory (tests, tools and bench off by default), and run it;
+#   5. build README.md's Runtime example (its ```cpp block) against the
+#      installed rockpoint::runtime, and run it.
 # Each run must print the line the example prints for its stored checkpoint.
 # Inputs: SOURCE_DIR, BUILD_DIR, WORK_DIR, GENERATOR, and LAUNCHER and
 # WERROR to compile the embedded tree as the main build does (so that a
@@ -109,4 +111,24 @@ run_checked("build host" ${CMAKE_COMMAND} --build ${host}/build
   --target agent_store)
 run_checked("run host" ${host}/build/agent_store ${WORK_DIR}/embedded.rpdb)
 expect_example_output("${last_output}")
-message(STATUS "package: find_package, pkg-config and add_subdirectory consumers built and ran")
+# The runtime example, against the installed package.
+extract_fence("${readme}" "## Runtime" cpp runtime_cpp)
+set(runtime_consumer ${WORK_DIR}/runtime_consumer)
+file(WRITE ${runtime_consumer}/main.cpp "${runtime_cpp}")
+file(WRITE ${runtime_consumer}/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)
+project(chat CXX)
+find_package(rockpoint REQUIRED)
+add_executable(chat main.cpp)
+target_link_libraries(chat PRIVATE rockpoint::runtime)
+")
+run_checked("configure runtime consumer" ${CMAKE_COMMAND}
+  -S ${runtime_consumer} -B ${runtime_consumer}/build -G ${GENERATOR}
+  -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+run_checked("build runtime consumer" ${CMAKE_COMMAND}
+  --build ${runtime_consumer}/build)
+run_checked("run runtime consumer" ${runtime_consumer}/build/chat)
+string(FIND "${last_output}" "chat-1: {\"messages\":[\"hello\",\"reply to hello\",\"how are you?\",\"reply to how are you?\"]}" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "unexpected runtime example output:\n${last_output}")
+endif()
+message(STATUS "package: find_package, pkg-config and add_subdirectory consumers and the runtime example built and ran")

@@ -86,6 +86,7 @@ class DiscardCheckpointer final : public Checkpointer {
   Result<ThreadPage> ListThreads(const ListThreadsOptions&) override {
     return ThreadPage{};
   }
+  Status Close() override { return Status::OK(); }
 
  private:
   void Pause() {

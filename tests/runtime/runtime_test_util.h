@@ -19,6 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+#include "rockpoint/forwarding_checkpointer.h"
 #include "rockpoint/memory_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/runtime/runtime.h"
@@ -139,15 +142,19 @@ inline runtime::NodeFn Append(std::string text, CallCounter* counter,
 // Wraps a Checkpointer: records the order of calls ("put <id>",
 // "writes <checkpoint> <task>"), optionally sleeps in each write call, and
 // can fail the n-th write call with IOError.
-class RecordingCheckpointer final : public Checkpointer {
+class RecordingCheckpointer final : public ForwardingCheckpointer {
  public:
-  explicit RecordingCheckpointer(Checkpointer* base) : base_(base) {}
+  // REQUIRES: base outlives the recorder.
+  explicit RecordingCheckpointer(Checkpointer* base)
+      : ForwardingCheckpointer(base) {}
+
+  using ForwardingCheckpointer::PutWrites;
 
   void set_delay(std::chrono::microseconds delay) { delay_ = delay; }
   // Write calls (put or put_writes) numbered from 1; 0 disables.
   void fail_write_call(int n) { fail_at_ = n; }
   std::vector<std::string> calls() {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     return calls_;
   }
   int in_flight_max() const { return in_flight_max_.load(); }
@@ -160,7 +167,8 @@ class RecordingCheckpointer final : public Checkpointer {
     if (Status failed = Record("put " + checkpoint.id); !failed.ok()) {
       return failed;
     }
-    return base_->Put(config, checkpoint, metadata, new_versions);
+    return ForwardingCheckpointer::Put(config, checkpoint, metadata,
+                                       new_versions);
   }
   Status PutWrites(const CheckpointConfig& config,
                    const std::vector<ChannelWrite>& writes,
@@ -169,39 +177,8 @@ class RecordingCheckpointer final : public Checkpointer {
     Scope scope(this);
     RP_RETURN_IF_ERROR(Record("writes " + config.checkpoint_id.value_or("") +
                               " " + std::string(task_id)));
-    return base_->PutWrites(config, writes, task_id, task_path);
-  }
-  Result<std::optional<CheckpointTuple>> GetTuple(
-      const CheckpointConfig& config) override {
-    return base_->GetTuple(config);
-  }
-  Result<std::unique_ptr<TupleCursor>> List(
-      const ListOptions& options) override {
-    return base_->List(options);
-  }
-  Status DeleteThread(std::string_view thread_id) override {
-    return base_->DeleteThread(thread_id);
-  }
-  Status DeleteForRuns(const std::vector<std::string>& run_ids) override {
-    return base_->DeleteForRuns(run_ids);
-  }
-  Status CopyThread(std::string_view source, std::string_view target) override {
-    return base_->CopyThread(source, target);
-  }
-  Status HideCheckpoint(const CheckpointConfig& config) override {
-    return base_->HideCheckpoint(config);
-  }
-  Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last) override {
-    return base_->Prune(thread_ids, strategy, keep_last);
-  }
-  Result<DeltaHistory> GetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) override {
-    return base_->GetDeltaChannelHistory(config, channels);
-  }
-  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override {
-    return base_->ListThreads(options);
+    return ForwardingCheckpointer::PutWrites(config, writes, task_id,
+                                             task_path);
   }
 
  private:
@@ -219,7 +196,7 @@ class RecordingCheckpointer final : public Checkpointer {
 
   Status Record(std::string call) {
     if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     calls_.push_back(std::move(call));
     if (fail_at_ > 0 && static_cast<int>(calls_.size()) == fail_at_) {
       return Status::IOError("injected failure of write call " +
@@ -228,11 +205,10 @@ class RecordingCheckpointer final : public Checkpointer {
     return Status::OK();
   }
 
-  Checkpointer* base_;
   std::chrono::microseconds delay_{0};
   int fail_at_ = 0;
-  std::mutex mu_;
-  std::vector<std::string> calls_;
+  base::Mutex mu_;
+  std::vector<std::string> calls_ GUARDED_BY(mu_);
   std::atomic<int> in_flight_{0};
   std::atomic<int> in_flight_max_{0};
 };

@@ -23,7 +23,7 @@ namespace rockpoint::node {
 struct CursorState {
   std::shared_ptr<Checkpointer> store;  // destroyed after `cursor`.
   std::mutex mu;
-  std::unique_ptr<TupleCursor> cursor;  // GUARDED_BY(mu); null when closed.
+  std::unique_ptr<TupleCursor> cursor;  // guarded by mu; null when closed.
 };
 
 // Reads up to `max` tuples from `state` (fewer only at the end, where the

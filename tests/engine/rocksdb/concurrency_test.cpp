@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <set>
@@ -17,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "engine/rocksdb/chain_workload.h"
 #include "engine/rocksdb/process_helpers.h"
 #include "rockpoint/rocksdb_checkpointer.h"
@@ -35,23 +36,23 @@ constexpr std::string_view kContestTask = "race-task";
 class Problems {
  public:
   void Add(std::string problem) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     list_.push_back(std::move(problem));
   }
   bool empty() {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     return list_.empty();
   }
   std::string First() {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(&mu_);
     std::string out = std::to_string(list_.size()) + " problems:\n";
     for (size_t i = 0; i < list_.size() && i < 5; ++i) out += list_[i] + "\n";
     return out;
   }
 
  private:
-  std::mutex mu_;
-  std::vector<std::string> list_;  // GUARDED_BY(mu_)
+  base::Mutex mu_;
+  std::vector<std::string> list_ GUARDED_BY(mu_);
 };
 
 // Writers 0 and 1 share (shared, ""), 2 and 3 have their own namespaces of
@@ -104,8 +105,8 @@ struct Run {
   std::vector<std::atomic<int64_t>> acked_writes;
   std::atomic<bool> writers_done{false};
   Problems problems;
-  std::mutex race_mu;
-  std::optional<std::string> first_seen_race;  // GUARDED_BY(race_mu)
+  base::Mutex race_mu;
+  std::optional<std::string> first_seen_race GUARDED_BY(race_mu);
   std::atomic<int64_t> reads{0};
   std::atomic<int> compactions{0};
 
@@ -181,7 +182,7 @@ void CheckContest(Run* run, const CheckpointTuple& tuple, bool final) {
         run->problems.Add("contested: race value never written: " +
                           write.value.bytes);
       }
-      std::lock_guard<std::mutex> lock(run->race_mu);
+      base::MutexLock lock(&run->race_mu);
       if (!run->first_seen_race) run->first_seen_race = write.value.bytes;
       if (*run->first_seen_race != write.value.bytes) {
         run->problems.Add("contested: regular write changed from " +

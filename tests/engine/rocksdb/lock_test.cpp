@@ -175,5 +175,37 @@ TEST_CASE("a SIGKILLed holder leaves the store openable") {
   CHECK_MESSAGE(IsLockedBusy(open[0]), open[0]);
 }
 
+TEST_CASE("rocksdb lock: Close releases it within the process") {
+  TempDir dir("lock-close");
+  const std::string path = dir.Sub("store");
+  auto first = OpenStore(path);
+  REQUIRE(PutRoot(first.get(), "t", "closed-1").ok());
+  RocksDbOptions options;
+  options.path = path;
+  CHECK_FALSE(RocksDbCheckpointer::Open(options).ok());
+
+  Status closed = first->Close();
+  CHECK_MESSAGE(closed.ok(), closed.ToString());
+  auto second = OpenStore(path);
+  CHECK(LatestId(second.get(), "t") == "closed-1");
+  CHECK(first->GetTuple(CheckpointConfig{"t", "", std::nullopt})
+            .status()
+            .IsAborted());
+}
+
+TEST_CASE("rocksdb lock: Close is Busy while a cursor lives, then closes") {
+  TempDir dir("lock-close-busy");
+  auto store = OpenStore(dir.Sub("store"));
+  REQUIRE(PutRoot(store.get(), "t", "c1").ok());
+  auto cursor = store->List(ListOptions{});
+  REQUIRE(cursor.ok());
+  Status busy = store->Close();
+  CHECK_MESSAGE(busy.IsBusy(), busy.ToString());
+  CHECK(LatestId(store.get(), "t") == "c1");  // still open.
+  cursor->reset();
+  Status closed = store->Close();
+  CHECK_MESSAGE(closed.ok(), closed.ToString());
+}
+
 }  // namespace
 }  // namespace rockpoint::testing

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The Python savers benchmark: RockpointSaver (fsync on and off),
+# InMemorySaver, SqliteSaver (file, WAL) and PostgresSaver on a real local
+# PostgreSQL server, one workload, interleaved in one run (bench.py).
+#
+# Installs Debian's postgresql if missing (apt-get), creates a cluster in a
+# temporary directory as an unprivileged user (nobody, when run as root),
+# listening only on a Unix socket, and stops it at exit. The Python
+# environment is bindings/python/venv.sh's.
+#
+# Usage: bench/python/run.sh [--quick] [--out FILE]   (see bench.py --help)
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+
+pg_bin() {
+  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
+}
+if [ -z "$(pg_bin)" ]; then
+  echo "bench/python: installing postgresql" >&2
+  apt-get install -y -q postgresql >&2 ||
+    { apt-get update -q >&2 && apt-get install -y -q postgresql >&2; }
+fi
+PG_BIN="$(pg_bin)"
+
+PY="$("$ROOT/bindings/python/venv.sh")"
+
+WORK="$(mktemp -d /tmp/rockpoint-pybench.XXXXXX)"
+RUN_AS=()
+if [ "$(id -u)" = 0 ]; then
+  chown nobody "$WORK"
+  RUN_AS=(runuser -u nobody --)
+fi
+chmod 755 "$WORK"
+PGDATA="$WORK/pgdata"
+stop() {
+  "${RUN_AS[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap stop EXIT
+
+"${RUN_AS[@]}" "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust \
+  --no-instructions >/dev/null
+"${RUN_AS[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$WORK/postgres.log" -w \
+  -o "-c listen_addresses='' -k $WORK -c fsync=on" start >/dev/null
+
+"$PY" "$HERE/bench.py" --pg "host=$WORK user=postgres dbname=postgres" "$@"

@@ -1,0 +1,84 @@
+// Conversions between the Python objects RockpointSaver hands over and the
+// engine's C++ types (rockpoint/types.h). Every function needs the GIL.
+//
+// Python -> C++ (a wrong shape raises TypeError or ValueError naming the
+// field; nothing is stored):
+//   config      a RunnableConfig: config["configurable"] with thread_id (str,
+//               or anything else, stringified), checkpoint_ns (str),
+//               checkpoint_id (or its legacy name thread_ts; "" = absent).
+//   typed       serde.dumps_typed's (type: str, data: bytes).
+//   version     int (int64) or str, kept exactly; an integral float becomes
+//               an int; any other value is a ValueError.
+//   checkpoint  LangGraph's Checkpoint dict. Only channels named in
+//               new_versions with a value are serialized (serde.dumps_typed).
+//   metadata    see MetadataFromPy.
+// C++ -> Python: LangGraph's CheckpointTuple, RunnableConfig and
+// DeltaChannelHistory shapes, values revived with serde.loads_typed.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rockpoint/types.h"
+
+namespace rockpoint::py {
+
+namespace nb = nanobind;
+
+// The msgpack ext tag of a value serialized by the saver's serde; payload
+// `<type> 0x00 <bytes>`. Persisted, and shared with the Node binding.
+inline constexpr int8_t kSerdeExtTag = 0x6A;
+
+// The metadata key holding the exact metadata (a serde ext) when the
+// engine-facing form lost Python type detail (bool or integral float stored
+// as int). Persisted: do not change.
+inline constexpr std::string_view kExactMetadataKey = "__rockpoint_exact__";
+
+// The saver's serializer: dumps_typed and loads_typed bound once per call.
+struct Serde {
+  nb::object dumps;  // obj -> (type, bytes)
+  nb::object loads;  // (type, bytes) -> obj
+  explicit Serde(nb::handle serde)
+      : dumps(serde.attr("dumps_typed")), loads(serde.attr("loads_typed")) {}
+};
+
+// ---- Python -> C++ --------------------------------------------------------
+
+CheckpointConfig ConfigFromPy(nb::handle config);
+std::string IdFromPy(nb::handle id, const char* field);
+std::vector<std::string> IdsFromPy(nb::handle ids, const char* field);
+TypedValue Dump(const Serde& serde, nb::handle value);
+ChannelVersions VersionsFromPy(nb::handle versions, const char* field);
+Checkpoint CheckpointFromPy(nb::handle checkpoint, nb::handle new_versions,
+                            const Serde& serde);
+std::vector<ChannelWrite> WritesFromPy(nb::handle writes, const Serde& serde);
+
+// Metadata in the form the engine compares: Python-equal values become equal
+// Values. None -> null, bool -> int 0/1, an integral finite float -> int,
+// other floats -> double, str, bytes, list and tuple -> array, dict with str
+// keys -> map; anything else (other objects, ints beyond int64, dicts with
+// other keys) -> a serde ext leaf. When a bool or float was turned into an
+// int, `*lossy` is set (the caller then keeps the exact metadata aside).
+Value ValueFromPy(nb::handle object, const Serde& serde, bool* lossy,
+                  int depth = 0);
+// The stored metadata: ValueFromPy of `metadata` (a dict), plus, when lossy,
+// kExactMetadataKey holding serde.dumps_typed(metadata).
+Value MetadataFromPy(nb::handle metadata, const Serde& serde);
+
+// ---- C++ -> Python --------------------------------------------------------
+
+nb::object Load(const Serde& serde, const TypedValue& value);
+nb::object ValueToPy(const Value& value, const Serde& serde);
+nb::object MetadataToPy(const Value& metadata, const Serde& serde);
+nb::dict ConfigToPy(const std::string& thread_id, const std::string& ns,
+                    const std::string& checkpoint_id);
+nb::object TupleToPy(const CheckpointTuple& tuple, const Serde& serde);
+nb::dict DeltaHistoryToPy(const DeltaHistory& history,
+                          const std::vector<std::string>& channels,
+                          const Serde& serde);
+
+}  // namespace rockpoint::py

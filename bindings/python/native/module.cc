@@ -1,0 +1,63 @@
+// langgraph.checkpoint.rockpoint._native: the engine for RockpointSaver
+// (saver.py). Not a public API.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+
+#include "native/errors.h"
+#include "native/store.h"
+
+namespace nb = nanobind;
+using rockpoint::py::Cursor;
+using rockpoint::py::OpenOptions;
+using rockpoint::py::Store;
+
+namespace {
+// An argument that may be None (the Store methods check it themselves).
+auto A(const char* name) { return nb::arg(name).none(); }
+}  // namespace
+
+NB_MODULE(_native, m) {
+  rockpoint::py::RegisterErrors();
+
+  nb::class_<Cursor>(m, "Cursor")
+      .def("next", &Cursor::Next, nb::arg("n"), nb::arg("serde"))
+      .def("close", &Cursor::Close);
+
+  nb::class_<Store>(m, "Store")
+      .def_static(
+          "open_rocksdb",
+          [](const std::string& path, bool sync_writes, bool create_if_missing,
+             bool read_only, uint64_t blob_file_min_bytes,
+             uint64_t block_cache_bytes) {
+            OpenOptions options;
+            options.path = path;
+            options.sync_writes = sync_writes;
+            options.create_if_missing = create_if_missing;
+            options.read_only = read_only;
+            options.blob_file_min_bytes = blob_file_min_bytes;
+            options.block_cache_bytes = block_cache_bytes;
+            return Store::OpenRocksDb(options);
+          },
+          nb::arg("path"), nb::arg("sync_writes"), nb::arg("create_if_missing"),
+          nb::arg("read_only"), nb::arg("blob_file_min_bytes"),
+          nb::arg("block_cache_bytes"))
+      .def_static("open_memory", &Store::OpenMemory)
+      .def("put", &Store::Put, A("config"), A("checkpoint"), A("metadata"),
+           A("new_versions"), A("serde"))
+      .def("put_writes", &Store::PutWrites, A("config"), A("writes"),
+           A("task_id"), A("task_path"), A("serde"))
+      .def("get_tuple", &Store::GetTuple, A("config"), A("serde"))
+      .def("list", &Store::List, A("config"), A("filter"), A("before"),
+           A("limit"), nb::arg("first_batch"), A("serde"))
+      .def("delta_history", &Store::DeltaHistory, A("config"), A("channels"),
+           A("serde"))
+      .def("delete_thread", &Store::DeleteThread, A("thread_id"))
+      .def("delete_for_runs", &Store::DeleteForRuns, A("run_ids"))
+      .def("copy_thread", &Store::CopyThread, A("source"), A("target"))
+      .def("prune", &Store::Prune)
+      .def("close", &Store::Close)
+      .def_prop_ro("closed", &Store::closed)
+      .def_prop_ro("kind", &Store::kind)
+      .def_prop_ro("sync_writes", &Store::sync_writes);
+}

@@ -1,0 +1,289 @@
+#include "native/store.h"
+
+#include <Python.h>
+#include <nanobind/stl/string.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "native/convert.h"
+#include "native/errors.h"
+#include "rockpoint/memory_checkpointer.h"
+#include "rockpoint/rocksdb_checkpointer.h"
+
+namespace rockpoint::py {
+namespace {
+
+PruneStrategy StrategyFromName(const std::string& name) {
+  if (name == "keep_latest") return PruneStrategy::kKeepLatest;
+  if (name == "delete") return PruneStrategy::kDelete;
+  throw EngineError(Status::InvalidArgument(
+      "strategy must be \"keep_latest\" or \"delete\", got \"" + name + "\""));
+}
+
+std::optional<size_t> LimitFromPy(nb::handle limit) {
+  if (limit.is_none()) return std::nullopt;
+  long long n = PyLong_AsLongLong(limit.ptr());
+  if (n == -1 && PyErr_Occurred()) throw nb::python_error();
+  return n < 0 ? 0 : static_cast<size_t>(n);
+}
+
+}  // namespace
+
+Store::Store(std::unique_ptr<Checkpointer> engine, std::string kind,
+             bool sync_writes)
+    : engine_(std::move(engine)),
+      kind_(std::move(kind)),
+      sync_writes_(sync_writes) {}
+
+Store::~Store() {
+  std::unique_lock lock(mu_);
+  engine_.reset();
+}
+
+std::shared_ptr<Store> Store::OpenRocksDb(const OpenOptions& options) {
+  RocksDbOptions rocks;
+  rocks.path = options.path;
+  rocks.sync_writes = options.sync_writes;
+  rocks.create_if_missing = options.create_if_missing;
+  rocks.read_only = options.read_only;
+  rocks.blob_file_min_bytes = options.blob_file_min_bytes;
+  rocks.block_cache_bytes = options.block_cache_bytes;
+  Result<std::unique_ptr<RocksDbCheckpointer>> opened = [&] {
+    nb::gil_scoped_release release;
+    return RocksDbCheckpointer::Open(rocks);
+  }();
+  ThrowIfError(opened.status());
+  return std::shared_ptr<Store>(
+      new Store(std::move(opened).value(), "rocksdb", options.sync_writes));
+}
+
+std::shared_ptr<Store> Store::OpenMemory() {
+  return std::shared_ptr<Store>(
+      new Store(std::make_unique<MemoryCheckpointer>(), "memory", false));
+}
+
+nb::dict Store::Put(nb::handle config, nb::handle checkpoint,
+                    nb::handle metadata, nb::handle new_versions,
+                    nb::handle serde) {
+  Serde s(serde);
+  CheckpointConfig target = ConfigFromPy(config);
+  Checkpoint cp = CheckpointFromPy(checkpoint, new_versions, s);
+  Value md = MetadataFromPy(metadata, s);
+  ChannelVersions versions = VersionsFromPy(new_versions, "new_versions");
+  Result<CheckpointConfig> out =
+      Run<Result<CheckpointConfig>>([&](Checkpointer& engine) {
+        return engine.Put(target, cp, md, versions);
+      });
+  ThrowIfError(out.status());
+  return ConfigToPy(*out->thread_id, out->checkpoint_ns.value_or(""),
+                    *out->checkpoint_id);
+}
+
+void Store::PutWrites(nb::handle config, nb::handle writes, nb::handle task_id,
+                      nb::handle task_path, nb::handle serde) {
+  Serde s(serde);
+  CheckpointConfig target = ConfigFromPy(config);
+  std::vector<ChannelWrite> converted = WritesFromPy(writes, s);
+  std::string task = IdFromPy(task_id, "task_id");
+  std::string path =
+      task_path.is_none() ? "" : IdFromPy(task_path, "task_path");
+  ThrowIfError(Run<Status>([&](Checkpointer& engine) {
+    return engine.PutWrites(target, converted, task, path);
+  }));
+}
+
+nb::object Store::GetTuple(nb::handle config, nb::handle serde) {
+  CheckpointConfig target = ConfigFromPy(config);
+  if (!target.thread_id) return nb::none();
+  Result<std::optional<CheckpointTuple>> out =
+      Run<Result<std::optional<CheckpointTuple>>>(
+          [&](Checkpointer& engine) { return engine.GetTuple(target); });
+  ThrowIfError(out.status());
+  if (!out->has_value()) return nb::none();
+  return TupleToPy(**out, Serde(serde));
+}
+
+nb::tuple Store::List(nb::handle config, nb::handle filter, nb::handle before,
+                      nb::handle limit, size_t first_batch, nb::handle serde) {
+  Serde s(serde);
+  ListOptions options;
+  if (!config.is_none()) {
+    CheckpointConfig target = ConfigFromPy(config);
+    if (target.thread_id || target.checkpoint_ns || target.checkpoint_id) {
+      options.config = std::move(target);
+    }
+  }
+  if (!filter.is_none()) {
+    bool lossy = false;
+    options.filter = ValueFromPy(filter, s, &lossy);
+    if (!options.filter.is_map()) {
+      throw nb::type_error("filter keys must be str");
+    }
+  }
+  if (!before.is_none()) {
+    CheckpointConfig b = ConfigFromPy(before);
+    if (b.checkpoint_id) options.before = std::move(b);
+  }
+  options.limit = LimitFromPy(limit);
+  size_t batch = std::max<size_t>(first_batch, 1);
+  if (options.limit) batch = std::min(batch, *options.limit);
+  auto slot = std::make_shared<CursorSlot>();
+  Result<std::vector<CheckpointTuple>> first =
+      Run<Result<std::vector<CheckpointTuple>>>(
+          [&](Checkpointer& engine) -> Result<std::vector<CheckpointTuple>> {
+            RP_ASSIGN_OR_RETURN(slot->cursor, engine.List(options));
+            std::vector<CheckpointTuple> tuples;
+            while (tuples.size() < batch) {
+              RP_ASSIGN_OR_RETURN(std::optional<CheckpointTuple> next,
+                                  slot->cursor->Next());
+              if (!next) {
+                slot->cursor.reset();
+                break;
+              }
+              tuples.push_back(*std::move(next));
+            }
+            if (options.limit && tuples.size() >= *options.limit) {
+              slot->cursor.reset();
+            }
+            return tuples;
+          });
+  if (!first.ok()) {
+    EndCursor(*slot);
+    ThrowIfError(first.status());
+  }
+  nb::list tuples;
+  for (const CheckpointTuple& tuple : *first) {
+    tuples.append(TupleToPy(tuple, s));
+  }
+  nb::object cursor = nb::none();
+  if (slot->cursor) {
+    {
+      std::lock_guard lock(slots_mu_);
+      std::erase_if(slots_, [](const auto& w) { return w.expired(); });
+      slots_.push_back(slot);
+    }
+    cursor = nb::cast(new Cursor(shared_from_this(), slot),
+                      nb::rv_policy::take_ownership);
+  }
+  return nb::make_tuple(tuples, cursor);
+}
+
+Result<std::vector<CheckpointTuple>> Store::Next(CursorSlot& slot, size_t n) {
+  return Run<Result<std::vector<CheckpointTuple>>>(
+      [&](Checkpointer&) -> Result<std::vector<CheckpointTuple>> {
+        std::lock_guard lock(slot.mu);
+        std::vector<CheckpointTuple> tuples;
+        if (!slot.cursor) return tuples;
+        while (tuples.size() < n) {
+          Result<std::optional<CheckpointTuple>> next = slot.cursor->Next();
+          if (!next.ok() || !next->has_value()) {
+            slot.cursor.reset();
+            if (!next.ok()) return next.status();
+            break;
+          }
+          tuples.push_back(**std::move(next));
+        }
+        return tuples;
+      });
+}
+
+void Store::EndCursor(CursorSlot& slot) {
+  nb::gil_scoped_release release;
+  std::shared_lock lock(mu_);
+  std::lock_guard slot_lock(slot.mu);
+  slot.cursor.reset();
+}
+
+nb::dict Store::DeltaHistory(nb::handle config, nb::handle channels,
+                             nb::handle serde) {
+  Serde s(serde);
+  CheckpointConfig target = ConfigFromPy(config);
+  std::vector<std::string> names;
+  for (nb::handle channel : channels) {
+    if (!PyUnicode_Check(channel.ptr())) {
+      throw nb::type_error("channels must be str");
+    }
+    names.push_back(nb::cast<std::string>(channel));
+  }
+  if (!target.thread_id || names.empty()) {
+    return DeltaHistoryToPy({}, names, s);
+  }
+  Result<rockpoint::DeltaHistory> out =
+      Run<Result<rockpoint::DeltaHistory>>([&](Checkpointer& engine) {
+        return engine.GetDeltaChannelHistory(target, names);
+      });
+  ThrowIfError(out.status());
+  return DeltaHistoryToPy(*out, names, s);
+}
+
+void Store::DeleteThread(nb::handle thread_id) {
+  std::string thread = IdFromPy(thread_id, "thread_id");
+  ThrowIfError(Run<Status>(
+      [&](Checkpointer& engine) { return engine.DeleteThread(thread); }));
+}
+
+void Store::DeleteForRuns(nb::handle run_ids) {
+  std::vector<std::string> ids = IdsFromPy(run_ids, "run_ids");
+  ThrowIfError(Run<Status>(
+      [&](Checkpointer& engine) { return engine.DeleteForRuns(ids); }));
+}
+
+void Store::CopyThread(nb::handle source, nb::handle target) {
+  std::string from = IdFromPy(source, "source_thread_id");
+  std::string to = IdFromPy(target, "target_thread_id");
+  ThrowIfError(Run<Status>(
+      [&](Checkpointer& engine) { return engine.CopyThread(from, to); }));
+}
+
+void Store::Prune(nb::handle thread_ids, const std::string& strategy,
+                  size_t keep_last) {
+  std::vector<std::string> ids = IdsFromPy(thread_ids, "thread_ids");
+  PruneStrategy s = StrategyFromName(strategy);
+  ThrowIfError(Run<Status>(
+      [&](Checkpointer& engine) { return engine.Prune(ids, s, keep_last); }));
+}
+
+void Store::Close() {
+  nb::gil_scoped_release release;
+  std::unique_lock lock(mu_);
+  if (!engine_) return;
+  std::vector<std::shared_ptr<CursorSlot>> slots;
+  {
+    std::lock_guard slots_lock(slots_mu_);
+    for (const auto& weak : slots_) {
+      if (auto slot = weak.lock()) slots.push_back(std::move(slot));
+    }
+    slots_.clear();
+  }
+  for (const auto& slot : slots) {
+    std::lock_guard slot_lock(slot->mu);
+    slot->cursor.reset();
+  }
+  engine_.reset();
+}
+
+bool Store::closed() {
+  std::shared_lock lock(mu_);
+  return engine_ == nullptr;
+}
+
+Cursor::Cursor(std::shared_ptr<Store> store, std::shared_ptr<CursorSlot> slot)
+    : store_(std::move(store)), slot_(std::move(slot)) {}
+
+Cursor::~Cursor() { Close(); }
+
+nb::list Cursor::Next(size_t n, nb::handle serde) {
+  Result<std::vector<CheckpointTuple>> tuples = store_->Next(*slot_, n);
+  ThrowIfError(tuples.status());
+  Serde s(serde);
+  nb::list out;
+  for (const CheckpointTuple& tuple : *tuples) out.append(TupleToPy(tuple, s));
+  return out;
+}
+
+void Cursor::Close() {
+  if (slot_) store_->EndCursor(*slot_);
+}
+
+}  // namespace rockpoint::py

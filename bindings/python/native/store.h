@@ -1,0 +1,112 @@
+// Store: one open engine (RocksDB or memory) shared by a RockpointSaver and
+// its copies; Cursor: a list() in progress.
+//
+// Every method takes the GIL on entry (Python calls it), converts its
+// arguments, releases the GIL around the engine call, and converts the
+// result back. A call that fails converts nothing and stores nothing.
+//
+// Thread-safety: any number of Python threads may call one Store at once.
+// Close() waits for the engine calls in flight, ends every open Cursor and
+// closes the engine (for RocksDB: releases the lock); later calls raise
+// ClosedError. Close() is idempotent.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "rockpoint/checkpointer.h"
+
+namespace rockpoint::py {
+
+namespace nb = nanobind;
+
+struct CursorSlot {
+  std::mutex mu;
+  std::unique_ptr<TupleCursor> cursor;  // GUARDED_BY(mu); null once ended.
+};
+
+struct OpenOptions {
+  std::string path;
+  bool sync_writes = true;
+  bool create_if_missing = true;
+  bool read_only = false;
+  uint64_t blob_file_min_bytes = uint64_t{64} << 10;
+  uint64_t block_cache_bytes = uint64_t{64} << 20;
+};
+
+class Store : public std::enable_shared_from_this<Store> {
+ public:
+  static std::shared_ptr<Store> OpenRocksDb(const OpenOptions& options);
+  static std::shared_ptr<Store> OpenMemory();
+  ~Store();
+
+  // Returns the stored checkpoint's RunnableConfig.
+  nb::dict Put(nb::handle config, nb::handle checkpoint, nb::handle metadata,
+               nb::handle new_versions, nb::handle serde);
+  void PutWrites(nb::handle config, nb::handle writes, nb::handle task_id,
+                 nb::handle task_path, nb::handle serde);
+  // A CheckpointTuple or None.
+  nb::object GetTuple(nb::handle config, nb::handle serde);
+  // (first batch: list of CheckpointTuple, Cursor or None). No cursor when
+  // the first batch holds everything. `filter` is a dict without None
+  // values; limit None means no limit.
+  nb::tuple List(nb::handle config, nb::handle filter, nb::handle before,
+                 nb::handle limit, size_t first_batch, nb::handle serde);
+  nb::dict DeltaHistory(nb::handle config, nb::handle channels,
+                        nb::handle serde);
+  void DeleteThread(nb::handle thread_id);
+  void DeleteForRuns(nb::handle run_ids);
+  void CopyThread(nb::handle source, nb::handle target);
+  void Prune(nb::handle thread_ids, const std::string& strategy,
+             size_t keep_last);
+  void Close();
+
+  bool closed();
+  const std::string& kind() const { return kind_; }
+  bool sync_writes() const { return sync_writes_; }
+
+  // Runs fn(checkpointer) with the GIL released and the engine kept open;
+  // Aborted if the store is closed.
+  template <typename R, typename Fn>
+  R Run(Fn&& fn) {
+    nb::gil_scoped_release release;
+    std::shared_lock lock(mu_);
+    if (!engine_) return R(Status::Aborted("the saver is closed"));
+    return fn(*engine_);
+  }
+  // Like Run, for a cursor's engine call.
+  Result<std::vector<CheckpointTuple>> Next(CursorSlot& slot, size_t n);
+  void EndCursor(CursorSlot& slot);
+
+ private:
+  Store(std::unique_ptr<Checkpointer> engine, std::string kind,
+        bool sync_writes);
+
+  std::shared_mutex mu_;  // shared: an engine call; exclusive: Close.
+  std::unique_ptr<Checkpointer> engine_;  // GUARDED_BY(mu_); null: closed.
+  std::mutex slots_mu_;
+  std::vector<std::weak_ptr<CursorSlot>> slots_;  // GUARDED_BY(slots_mu_)
+  const std::string kind_;
+  const bool sync_writes_;
+};
+
+class Cursor {
+ public:
+  Cursor(std::shared_ptr<Store> store, std::shared_ptr<CursorSlot> slot);
+  ~Cursor();
+  // Up to n tuples; fewer means the end.
+  nb::list Next(size_t n, nb::handle serde);
+  void Close();
+
+ private:
+  std::shared_ptr<Store> store_;
+  std::shared_ptr<CursorSlot> slot_;
+};
+
+}  // namespace rockpoint::py

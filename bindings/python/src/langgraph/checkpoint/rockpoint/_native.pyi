@@ -1,0 +1,68 @@
+"""Type stubs of the compiled engine binding (not a public API)."""
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from langgraph.checkpoint.base import CheckpointTuple
+from langgraph.checkpoint.serde.base import SerializerProtocol
+
+class Cursor:
+    def next(self, n: int, serde: SerializerProtocol) -> list[CheckpointTuple]: ...
+    def close(self) -> None: ...
+
+class Store:
+    @staticmethod
+    def open_rocksdb(
+        path: str,
+        sync_writes: bool,
+        create_if_missing: bool,
+        read_only: bool,
+        blob_file_min_bytes: int,
+        block_cache_bytes: int,
+    ) -> Store: ...
+    @staticmethod
+    def open_memory() -> Store: ...
+    def put(
+        self,
+        config: Any,
+        checkpoint: Any,
+        metadata: Any,
+        new_versions: Any,
+        serde: SerializerProtocol,
+    ) -> dict[str, Any]: ...
+    def put_writes(
+        self,
+        config: Any,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str,
+        serde: SerializerProtocol,
+    ) -> None: ...
+    def get_tuple(
+        self, config: Any, serde: SerializerProtocol
+    ) -> CheckpointTuple | None: ...
+    def list(
+        self,
+        config: Any,
+        filter: dict[str, Any] | None,
+        before: Any,
+        limit: int | None,
+        first_batch: int,
+        serde: SerializerProtocol,
+    ) -> tuple[list[CheckpointTuple], Cursor | None]: ...
+    def delta_history(
+        self, config: Any, channels: Iterable[str], serde: SerializerProtocol
+    ) -> dict[str, Any]: ...
+    def delete_thread(self, thread_id: str) -> None: ...
+    def delete_for_runs(self, run_ids: Iterable[str]) -> None: ...
+    def copy_thread(self, source: str, target: str) -> None: ...
+    def prune(
+        self, thread_ids: Iterable[str], strategy: str, keep_last: int
+    ) -> None: ...
+    def close(self) -> None: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def sync_writes(self) -> bool: ...

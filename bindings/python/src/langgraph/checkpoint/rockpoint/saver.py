@@ -1,0 +1,408 @@
+"""RockpointSaver: LangGraph's BaseCheckpointSaver on rockpoint's engine.
+
+Drop-in for InMemorySaver / SqliteSaver:
+
+    with RockpointSaver.open("./checkpoints") as checkpointer:
+        graph = builder.compile(checkpointer=checkpointer)
+
+Channel values, pending writes, pending sends and delta snapshots go through
+``self.serde`` (``dumps_typed`` / ``loads_typed``) and are stored as opaque
+typed blobs, so any serializer (EncryptedSerializer included) works as is.
+Metadata is stored as a structured value the engine compares, so
+``list(filter=...)`` is answered in the engine with Python's equality
+(``{"step": 1.0}`` matches a stored ``1``; ``True`` matches ``1``). A filter
+value of ``None`` matches a stored ``None`` and a missing key, as in
+InMemorySaver.
+
+Thread-safety: one saver (and its copies) may be called from many threads
+and asyncio tasks at once. A RocksDB store directory is held by one process
+at a time; a second process gets BusyError naming the lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from functools import partial
+from typing import Any, TypeVar
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    DeltaChannelHistory,
+    get_checkpoint_metadata,
+)
+from langgraph.checkpoint.serde.base import SerializerProtocol
+
+from langgraph.checkpoint.rockpoint import _native
+from langgraph.checkpoint.rockpoint._shared import SharedStore
+from langgraph.checkpoint.rockpoint.errors import BusyError
+
+MEMORY = ":memory:"
+
+# list() fetches tuples in batches: the first with the call (a short list is
+# one engine call), then growing up to _MAX_BATCH.
+_FIRST_BATCH = 16
+_MAX_BATCH = 256
+
+T = TypeVar("T")
+
+
+def _split_filter(
+    filter: dict[str, Any] | None,
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """(the engine's filter, keys that must be None or missing).
+
+    The engine compares values exactly; "None matches a missing key" is the
+    one Python-side rule, applied after the engine's filter.
+    """
+    if not filter:
+        return None, []
+    missing = [key for key, value in filter.items() if value is None]
+    if not missing:
+        return filter, []
+    return {k: v for k, v in filter.items() if v is not None}, missing
+
+
+def _matches_missing(tuple_: CheckpointTuple, keys: list[str]) -> bool:
+    metadata = tuple_.metadata
+    return all(metadata.get(key) is None for key in keys)
+
+
+class RockpointSaver(BaseCheckpointSaver[str]):
+    """A checkpoint saver on a RocksDB store directory or in memory.
+
+    Create one with ``RockpointSaver.open(path)`` or ``RockpointSaver.memory()``.
+    Close it with ``close()`` or use it as a (async) context manager.
+    """
+
+    _shared: SharedStore
+
+    def __init__(
+        self, shared: SharedStore, *, serde: SerializerProtocol | None = None
+    ) -> None:
+        super().__init__(serde=serde)
+        self._shared = shared
+
+    # ---- opening and closing ---------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str,
+        *,
+        sync_writes: bool = True,
+        create_if_missing: bool = True,
+        read_only: bool = False,
+        serde: SerializerProtocol | None = None,
+        blob_file_min_bytes: int = 64 << 10,
+        block_cache_bytes: int = 64 << 20,
+    ) -> RockpointSaver:
+        """Opens (or creates) the RocksDB store in directory ``path``.
+
+        ``sync_writes``: every put / put_writes returns only after the
+        write-ahead log is fsynced (concurrent writers share fsyncs).
+        Raises BusyError if another process holds the store.
+        """
+        try:
+            native = _native.Store.open_rocksdb(
+                str(path),
+                sync_writes,
+                create_if_missing,
+                read_only,
+                blob_file_min_bytes,
+                block_cache_bytes,
+            )
+        except BusyError as error:
+            lock = os.path.join(str(path), "LOCK")
+            raise BusyError(
+                f"{error} (the lock is the RocksDB lock file {lock}; "
+                "close the saver that holds it)"
+            ) from None
+        return cls(SharedStore(native, str(path)), serde=serde)
+
+    @classmethod
+    def memory(cls, *, serde: SerializerProtocol | None = None) -> RockpointSaver:
+        """An in-memory saver (the engine's reference backend)."""
+        return cls(SharedStore(_native.Store.open_memory(), MEMORY), serde=serde)
+
+    @property
+    def path(self) -> str:
+        """The store directory, or ":memory:"."""
+        return self._shared.path
+
+    @property
+    def closed(self) -> bool:
+        return self._shared.closed
+
+    def close(self) -> None:
+        """Waits for calls in flight, ends open list() iterations and closes
+        the store (releasing its lock). Later calls raise ClosedError.
+        Idempotent, and shared by copies of this saver."""
+        self._shared.close()
+
+    async def aclose(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, self.close)
+
+    def __enter__(self) -> RockpointSaver:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> RockpointSaver:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    # ---- sync API ----------------------------------------------------------
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return self._shared.native.get_tuple(config, self.serde)
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        native_filter, missing = _split_filter(filter)
+        # With a Python-side rule the engine cannot apply the limit.
+        native_limit = None if missing else limit
+        first_batch = _FIRST_BATCH if limit is None else min(limit, _MAX_BATCH)
+        tuples, cursor = self._shared.native.list(
+            config, native_filter, before, native_limit, first_batch, self.serde
+        )
+        return self._iterate(tuples, cursor, missing, limit, first_batch)
+
+    def _iterate(
+        self,
+        tuples: list[CheckpointTuple],
+        cursor: _native.Cursor | None,
+        missing: list[str],
+        limit: int | None,
+        batch: int,
+    ) -> Iterator[CheckpointTuple]:
+        left = limit
+        try:
+            while True:
+                for tuple_ in tuples:
+                    if missing and not _matches_missing(tuple_, missing):
+                        continue
+                    if left is not None:
+                        if left <= 0:
+                            return
+                        left -= 1
+                    yield tuple_
+                if cursor is None or len(tuples) < batch:
+                    return
+                batch = min(batch * 4, _MAX_BATCH)
+                tuples = cursor.next(batch, self.serde)
+        finally:
+            if cursor is not None:
+                cursor.close()
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        return self._shared.native.put(
+            config,
+            checkpoint,
+            get_checkpoint_metadata(config, metadata),
+            new_versions,
+            self.serde,
+        )
+
+    def put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        self._shared.native.put_writes(config, writes, task_id, task_path, self.serde)
+
+    def delete_thread(self, thread_id: str) -> None:
+        self._shared.native.delete_thread(thread_id)
+
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Deletes every checkpoint whose metadata run_id is in ``run_ids``,
+        keeping out of sight what surviving delta histories still need."""
+        self._shared.native.delete_for_runs(run_ids)
+
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """Copies every checkpoint, value and write (the full parent chain)."""
+        self._shared.native.copy_thread(source_thread_id, target_thread_id)
+
+    def prune(
+        self,
+        thread_ids: Sequence[str],
+        *,
+        strategy: str = "keep_latest",
+        keep_last: int = 1,
+    ) -> None:
+        """Per (thread, namespace): keeps the newest ``keep_last`` checkpoints
+        and every ancestor their delta channels still need ("keep_latest"),
+        or deletes everything ("delete")."""
+        self._shared.native.prune(thread_ids, strategy, keep_last)
+
+    def get_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        """Per channel: the writes since its nearest stored value (the seed),
+        walking parent links, answered by the engine in one call."""
+        return self._shared.native.delta_history(config, channels, self.serde)
+
+    def get_next_version(self, current: str | int | None, channel: None = None) -> str:
+        """``"<32-digit counter>.<random>"``, as InMemorySaver.
+
+        The engine stores one value per (thread, namespace, channel,
+        version), so versions must differ between branches of a thread: an
+        integer counter would collide when a graph is replayed from an older
+        checkpoint. The fixed-width counter keeps string order = step order.
+        """
+        if current is None:
+            counter = 0
+        elif isinstance(current, int):
+            counter = current
+        else:
+            counter = int(str(current).split(".")[0])
+        return f"{counter + 1:032}.{random.random():016}"
+
+    # ---- async API ---------------------------------------------------------
+    # Calls that may wait on the disk run on the store's thread pool: writes
+    # with sync_writes (the WAL fsync) and every RocksDB read (block cache
+    # misses). Calls that cannot (the memory store; RocksDB writes without
+    # fsync, which go to the memtable and the OS page cache) run inline: the
+    # hop to a thread costs more than the call.
+
+    def _writes_inline(self) -> bool:
+        return not self._shared.native.sync_writes
+
+    def _reads_inline(self) -> bool:
+        return self._shared.native.kind == "memory"
+
+    async def _off_loop(self, fn: Any, *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._shared.executor, fn, *args)
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        if self._reads_inline():
+            return self.get_tuple(config)
+        return await self._off_loop(self.get_tuple, config)
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        native_filter, missing = _split_filter(filter)
+        native_limit = None if missing else limit
+        batch = _FIRST_BATCH if limit is None else min(limit, _MAX_BATCH)
+        native = self._shared.native
+        call = partial(
+            native.list, config, native_filter, before, native_limit, batch, self.serde
+        )
+        if self._reads_inline():
+            tuples, cursor = call()
+        else:
+            tuples, cursor = await self._off_loop(call)
+        left = limit
+        try:
+            while True:
+                for tuple_ in tuples:
+                    if missing and not _matches_missing(tuple_, missing):
+                        continue
+                    if left is not None:
+                        if left <= 0:
+                            return
+                        left -= 1
+                    yield tuple_
+                if cursor is None or len(tuples) < batch:
+                    return
+                batch = min(batch * 4, _MAX_BATCH)
+                if self._reads_inline():
+                    tuples = cursor.next(batch, self.serde)
+                else:
+                    tuples = await self._off_loop(cursor.next, batch, self.serde)
+        finally:
+            if cursor is not None:
+                cursor.close()
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        if self._writes_inline():
+            return self.put(config, checkpoint, metadata, new_versions)
+        return await self._off_loop(
+            self.put, config, checkpoint, metadata, new_versions
+        )
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        if self._writes_inline():
+            return self.put_writes(config, writes, task_id, task_path)
+        await self._off_loop(self.put_writes, config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await self._maintenance(self.delete_thread, thread_id)
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        await self._maintenance(self.delete_for_runs, list(run_ids))
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        await self._maintenance(self.copy_thread, source_thread_id, target_thread_id)
+
+    async def aprune(
+        self,
+        thread_ids: Sequence[str],
+        *,
+        strategy: str = "keep_latest",
+        keep_last: int = 1,
+    ) -> None:
+        await self._maintenance(
+            partial(self.prune, strategy=strategy, keep_last=keep_last),
+            list(thread_ids),
+        )
+
+    async def _maintenance(self, fn: Any, *args: Any) -> None:
+        """Multi-key changes: inline on the memory store, else off the loop
+        (they read and may fsync)."""
+        if self._reads_inline():
+            fn(*args)
+        else:
+            await self._off_loop(fn, *args)
+
+    async def aget_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        if self._reads_inline():
+            return self.get_delta_channel_history(config=config, channels=channels)
+        return await self._off_loop(
+            partial(self.get_delta_channel_history, config=config, channels=channels)
+        )

@@ -1,0 +1,276 @@
+"""RockpointSaver's own contract: metadata filters with Python equality,
+errors, the store lock, copies, closing, concurrency, async fast paths."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import subprocess
+import sys
+import threading
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.base import empty_checkpoint
+
+from langgraph.checkpoint.rockpoint import (
+    BusyError,
+    ClosedError,
+    InvalidArgumentError,
+    RockpointError,
+    RockpointSaver,
+)
+
+
+def _put(
+    saver: RockpointSaver,
+    thread: str,
+    metadata: dict[str, Any],
+    parent: str | None = None,
+    values: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    cp = empty_checkpoint()
+    values = values or {"x": 1}
+    cp["channel_values"] = values
+    versions = {k: saver.get_next_version(None) for k in values}
+    cp["channel_versions"] = versions
+    config: dict[str, Any] = {
+        "configurable": {"thread_id": thread, "checkpoint_ns": ""}
+    }
+    if parent:
+        config["configurable"]["checkpoint_id"] = parent
+    return saver.put(config, cp, metadata, versions)
+
+
+def _ids(saver: RockpointSaver, **kwargs: Any) -> list[str]:
+    return [
+        t.config["configurable"]["checkpoint_id"] for t in saver.list(None, **kwargs)
+    ]
+
+
+def test_filter_python_equality(saver: RockpointSaver) -> None:
+    a = _put(saver, "t", {"step": 1, "flag": True, "score": 2.5})
+    b = _put(saver, "t", {"step": 2.0, "other": None})
+    ida, idb = (c["configurable"]["checkpoint_id"] for c in (a, b))
+    assert _ids(saver, filter={"step": 1.0}) == [ida]
+    assert _ids(saver, filter={"step": 2}) == [idb]
+    assert _ids(saver, filter={"flag": 1}) == [ida]
+    assert _ids(saver, filter={"score": 2.5}) == [ida]
+    # None matches a stored None and a missing key (as InMemorySaver).
+    assert _ids(saver, filter={"other": None}) == [idb, ida]
+    assert _ids(saver, filter={"flag": None}) == [idb]
+    assert _ids(saver, filter={"other": None}, limit=1) == [idb]
+    # Metadata reads back with its exact types.
+    meta = saver.get_tuple({"configurable": {"thread_id": "t", "checkpoint_id": ida}})
+    assert meta is not None
+    assert meta.metadata["flag"] is True and type(meta.metadata["step"]) is int
+    meta_b = saver.get_tuple({"configurable": {"thread_id": "t", "checkpoint_id": idb}})
+    assert meta_b is not None and type(meta_b.metadata["step"]) is float
+
+
+def test_bad_input_raises_and_writes_nothing(saver: RockpointSaver) -> None:
+    with pytest.raises(ValueError, match="thread_id"):
+        _put(saver, None, {})  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError):
+        saver.put_writes({"configurable": {"thread_id": "t"}}, [("c", 1)], "task")
+    with pytest.raises(ValueError, match="keep_latest"):
+        saver.prune(["t"], strategy="sideways")
+    with pytest.raises(TypeError):
+        saver.put({"configurable": {"thread_id": "t"}}, "nope", {}, {})  # type: ignore[arg-type]
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    with pytest.raises(ValueError, match="nested too deeply"):
+        _put(saver, "t", cyclic)
+    cp = empty_checkpoint()
+    with pytest.raises(ValueError, match="new_versions"):
+        saver.put({"configurable": {"thread_id": "t"}}, cp, {}, {"c": 1.5})
+    with pytest.raises(TypeError):
+        saver.put_writes(
+            {"configurable": {"thread_id": "t", "checkpoint_id": "x"}}, [("c",)], "task"
+        )
+    with pytest.raises(TypeError):
+        saver.delete_for_runs("not-a-list")
+    assert list(saver.list(None)) == []
+    # Values the engine cannot hold as such go through the serde and round-trip.
+    odd = _put(saver, "t", {"keys": {1: "one"}, "when": (1, 2)})
+    stored = saver.get_tuple(odd)
+    assert stored is not None
+    assert stored.metadata["keys"] == {1: "one"} and stored.metadata["when"] == [1, 2]
+    assert len(list(saver.list(None, filter={"keys": {1: "one"}}))) == 1
+    assert issubclass(InvalidArgumentError, RockpointError)
+
+
+def test_copies_share_one_store_and_close_once(saver: RockpointSaver) -> None:
+    clone = copy.copy(saver)
+    _put(clone, "t", {})
+    assert saver.get_tuple({"configurable": {"thread_id": "t"}}) is not None
+    allow = saver.with_allowlist([("mymodule", "MyClass")])
+    assert allow.get_tuple({"configurable": {"thread_id": "t"}}) is not None
+    clone.close()
+    clone.close()
+    assert saver.closed
+    with pytest.raises(ClosedError):
+        saver.get_tuple({"configurable": {"thread_id": "t"}})
+
+
+def test_close_ends_open_list(saver: RockpointSaver) -> None:
+    parent = None
+    for i in range(40):
+        parent = _put(saver, "t", {"i": i}, parent)["configurable"]["checkpoint_id"]
+    iterator = saver.list(None)
+    next(iterator)
+    saver.close()
+    with pytest.raises(ClosedError):
+        list(iterator)
+
+
+def test_second_process_gets_busy_naming_the_lock(store_path: str) -> None:
+    with RockpointSaver.open(store_path):
+        code = (
+            "from langgraph.checkpoint.rockpoint import RockpointSaver\n"
+            f"RockpointSaver.open({store_path!r})\n"
+        )
+        child = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=False
+        )
+        assert child.returncode != 0
+        assert "BusyError" in child.stderr
+        assert (
+            "locked by another process" in child.stderr and store_path in child.stderr
+        )
+        assert f"lock file {store_path}/LOCK" in child.stderr
+    # Released on close: this process reopens it.
+    RockpointSaver.open(store_path).close()
+
+
+def test_same_process_second_open_is_busy(store_path: str) -> None:
+    with RockpointSaver.open(store_path), pytest.raises(BusyError):
+        RockpointSaver.open(store_path)
+
+
+def test_many_threads_one_saver(saver: RockpointSaver) -> None:
+    errors: list[BaseException] = []
+
+    def work(n: int) -> None:
+        try:
+            parent = None
+            for i in range(30):
+                parent = _put(saver, f"t{n}", {"i": i}, parent)["configurable"][
+                    "checkpoint_id"
+                ]
+                saver.put_writes(
+                    {"configurable": {"thread_id": f"t{n}", "checkpoint_id": parent}},
+                    [("x", i)],
+                    "task",
+                )
+                assert saver.get_tuple({"configurable": {"thread_id": f"t{n}"}})
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    for n in range(8):
+        assert len(list(saver.list({"configurable": {"thread_id": f"t{n}"}}))) == 30
+
+
+async def test_many_tasks_async(tmp_path: Any) -> None:
+    async with RockpointSaver.open(str(tmp_path / "s"), sync_writes=True) as saver:
+
+        async def work(n: int) -> None:
+            config: dict[str, Any] = {
+                "configurable": {"thread_id": f"a{n}", "checkpoint_ns": ""}
+            }
+            for i in range(10):
+                cp = empty_checkpoint()
+                cp["channel_values"] = {"x": i}
+                cp["channel_versions"] = {"x": saver.get_next_version(None)}
+                config = await saver.aput(config, cp, {"i": i}, cp["channel_versions"])
+                await saver.aput_writes(config, [("x", i)], "task")
+            got = [
+                t async for t in saver.alist({"configurable": {"thread_id": f"a{n}"}})
+            ]
+            assert [t.metadata["i"] for t in got] == list(range(9, -1, -1))
+
+        await asyncio.gather(*(work(n) for n in range(20)))
+
+
+def test_extension_needs_only_base_system_libraries() -> None:
+    """ldd of the installed extension: librocksdb, libgflags and libsnappy come
+    from the package directory; the rest is Debian's base system."""
+    import langgraph.checkpoint.rockpoint._native as native
+
+    out = subprocess.run(
+        ["ldd", native.__file__], capture_output=True, text=True, check=True
+    ).stdout
+    assert "not found" not in out, out
+    package_dir = native.__file__.rsplit("/", 1)[0]
+    resolved = {
+        line.split()[0]: line.split("=>")[1].split()[0]
+        for line in out.splitlines()
+        if "=>" in line and "/" in line.split("=>")[1]
+    }
+    for bundled in ("librocksdb.so.7.8", "libgflags.so.2.2", "libsnappy.so.1"):
+        assert resolved[bundled].startswith(package_dir), (bundled, out)
+    base = {
+        "libstdc++.so.6",
+        "libm.so.6",
+        "libgcc_s.so.1",
+        "libc.so.6",
+        "libpthread.so.0",
+        "libz.so.1",
+        "libbz2.so.1.0",
+        "liblz4.so.1",
+        "libzstd.so.1",
+    }
+    outside = {
+        name for name, path in resolved.items() if not path.startswith(package_dir)
+    }
+    assert outside <= base, outside
+    assert not any("rockpoint" in name for name in resolved)
+
+
+class _ThreadRecordingSerde:
+    """Wraps a serde, recording the thread each dumps_typed runs on."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.threads: list[str] = []
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        self.threads.append(threading.current_thread().name)
+        return self.inner.dumps_typed(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        return self.inner.loads_typed(data)
+
+
+@pytest.mark.parametrize(
+    ("kind", "off_loop"), [("fsync", True), ("no-fsync", False), ("memory", False)]
+)
+async def test_async_writes_leave_the_loop_only_for_fsync(
+    tmp_path: Any, kind: str, off_loop: bool
+) -> None:
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    serde = _ThreadRecordingSerde(JsonPlusSerializer())
+    if kind == "memory":
+        saver = RockpointSaver.memory(serde=serde)
+    else:
+        saver = RockpointSaver.open(
+            str(tmp_path / "s"), sync_writes=kind == "fsync", serde=serde
+        )
+    async with saver:
+        cp = empty_checkpoint()
+        cp["channel_values"] = {"x": 1}
+        cp["channel_versions"] = {"x": saver.get_next_version(None)}
+        config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+        config = await saver.aput(config, cp, {}, cp["channel_versions"])
+        await saver.aput_writes(config, [("x", 2)], "task")
+    loop_thread = threading.current_thread().name
+    assert serde.threads and all(
+        (name != loop_thread) == off_loop for name in serde.threads
+    ), serde.threads

@@ -1,0 +1,89 @@
+// ForwardingCheckpointer: a Checkpointer that passes every call on to
+// another one (its target). Wrappers (retention, encryption, recording in
+// tests) derive from it and override only what they change.
+//
+// Ownership is stated at construction: the unique_ptr constructor owns the
+// target and destroys it with the wrapper; the pointer constructor borrows
+// it (REQUIRES: the target outlives the wrapper). Close() is forwarded either
+// way: closing a wrapper closes the store under it.
+//
+// Thread-safety: as the target's; the forwarding itself keeps no state.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rockpoint/checkpointer.h"
+
+namespace rockpoint {
+
+class ForwardingCheckpointer : public Checkpointer {
+ public:
+  // Borrows `target`. REQUIRES: target is not null and outlives this.
+  explicit ForwardingCheckpointer(Checkpointer* target) : target_(target) {}
+  // Owns `target`. REQUIRES: target is not null.
+  explicit ForwardingCheckpointer(std::unique_ptr<Checkpointer> target)
+      : owned_(std::move(target)), target_(owned_.get()) {}
+  ~ForwardingCheckpointer() override = default;
+
+  // The checkpointer calls are forwarded to.
+  Checkpointer* target() const { return target_; }
+
+  using Checkpointer::Prune;
+  using Checkpointer::PutWrites;
+
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions) override {
+    return target_->Put(config, checkpoint, metadata, new_versions);
+  }
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id,
+                   std::string_view task_path) override {
+    return target_->PutWrites(config, writes, task_id, task_path);
+  }
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config) override {
+    return target_->GetTuple(config);
+  }
+  Result<std::unique_ptr<TupleCursor>> List(
+      const ListOptions& options) override {
+    return target_->List(options);
+  }
+  Status DeleteThread(std::string_view thread_id) override {
+    return target_->DeleteThread(thread_id);
+  }
+  Status DeleteForRuns(const std::vector<std::string>& run_ids) override {
+    return target_->DeleteForRuns(run_ids);
+  }
+  Status CopyThread(std::string_view source, std::string_view target) override {
+    return target_->CopyThread(source, target);
+  }
+  Status HideCheckpoint(const CheckpointConfig& config) override {
+    return target_->HideCheckpoint(config);
+  }
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last) override {
+    return target_->Prune(thread_ids, strategy, keep_last);
+  }
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override {
+    return target_->GetDeltaChannelHistory(config, channels);
+  }
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override {
+    return target_->ListThreads(options);
+  }
+  Status Close() override { return target_->Close(); }
+
+ private:
+  std::unique_ptr<Checkpointer> owned_;  // null when borrowed.
+  Checkpointer* const target_;
+};
+
+}  // namespace rockpoint
