@@ -4,9 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -72,23 +70,6 @@ Status LoadMemoryFile(const std::string& path, Checkpointer& target,
                       ? Status::Corruption("memory file " + path + ": " +
                                            loaded.status().message())
                       : loaded.status());
-  }
-  return Status::OK();
-}
-
-// fsync of a file or directory: what was written before reaches the disk.
-Status SyncPath(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return Status::IOError("cannot open " + path +
-                           " to sync it: " + std::strerror(errno));
-  }
-  const bool synced = ::fsync(fd) == 0;
-  const int sync_errno = errno;
-  ::close(fd);
-  if (!synced) {
-    return Status::IOError("cannot sync " + path + ": " +
-                           std::strerror(sync_errno));
   }
   return Status::OK();
 }
@@ -204,26 +185,12 @@ void Store::Discard() {
 }
 
 Status Store::CloseAndSync() {
+  // Close syncs what the unsynced writes left in the WAL (or the SQLite
+  // WAL) and releases the store.
+  Status closed = checkpointer_->Close();
   checkpointer_.reset();
   rocksdb_ = nullptr;
-  std::error_code error;
-  std::vector<std::string> paths;
-  if (fs::is_directory(path_, error)) {
-    for (const auto& entry : fs::directory_iterator(path_, error)) {
-      if (entry.is_regular_file()) paths.push_back(entry.path().string());
-    }
-    if (error)
-      return Status::IOError("cannot list " + path_ + ": " + error.message());
-    paths.push_back(path_);
-  } else {
-    paths.push_back(path_);
-  }
-  const std::string parent = fs::absolute(path_).parent_path().string();
-  paths.push_back(parent);
-  for (const std::string& path : paths) {
-    RP_RETURN_IF_ERROR(SyncPath(path));
-  }
-  return Status::OK();
+  return closed;
 }
 
 Status Store::Commit(const ProgressFn& progress) {

@@ -35,7 +35,7 @@ enum class Access {
   kWrite,   // writes; the store must exist.
   kCreate,  // writes; a missing store is created.
   // kCreate for bulk loading: RocksDB and SQLite write without a sync per
-  // call; Commit closes the store and syncs it once.
+  // call; Commit syncs once by closing the store (Checkpointer::Close).
   kImport,
 };
 
@@ -62,7 +62,7 @@ class Store {
 
   // Makes the command's changes durable: a memory file is exported to
   // PATH.tmp and renamed over PATH; a store opened with kImport is closed
-  // and its files synced; other backends wrote through already. After
+  // (Checkpointer::Close syncs it); other backends wrote through already. After
   // Discard: does nothing.
   // REQUIRES: opened with kWrite, kCreate or kImport.
   Status Commit(const ProgressFn& progress);
@@ -74,7 +74,7 @@ class Store {
  private:
   Store() = default;
 
-  // Closes the store and syncs every file of it and its directory.
+  // Checkpointer::Close: syncs what was written and releases the store.
   Status CloseAndSync();
 
   std::string path_;
