@@ -1,8 +1,18 @@
 #include "bench/bench_options.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace rockpoint::bench {
+
+std::string DefaultOutDir() {
+  std::error_code error;
+  const std::filesystem::path temp =
+      std::filesystem::temp_directory_path(error);
+  return ((error ? std::filesystem::path("/tmp") : temp) /
+          "rockpoint-bench-results")
+      .string();
+}
 
 bool BenchOptions::Runs(const std::string& section) const {
   return std::find(sections.begin(), sections.end(), section) != sections.end();

@@ -12,12 +12,16 @@
 
 namespace rockpoint::bench {
 
+// "<system temp directory>/rockpoint-bench-results".
+std::string DefaultOutDir();
+
 struct BenchOptions {
   // Run the shrunken CI workload. Default: false.
   bool quick = false;
   // Where results.{md,csv,json}, storage_growth.csv and storage_growth.svg
-  // go. Default: bench/results in the source tree.
-  std::string out_dir;
+  // go. Default: DefaultOutDir(), outside the source tree; only an explicit
+  // `--out bench/results` updates the committed figures.
+  std::string out_dir = DefaultOutDir();
   // Scratch directory for the stores (removed at exit). Default: a fresh
   // directory under the system temp directory.
   std::string work_dir;

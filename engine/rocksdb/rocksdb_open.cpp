@@ -80,7 +80,12 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbCheckpointer::Open(
   if (!opened.ok()) {
     Status status = ToStatus(opened, "open " + options.path);
     if (status.IsBusy()) {
-      return Status::Busy("store is locked by another process: " +
+      // RocksDB names a lock this process holds itself differently.
+      const bool ours =
+          opened.ToString().find("lock hold by current process") !=
+          std::string::npos;
+      return Status::Busy((ours ? "store is already open in this process: "
+                                : "store is locked by another process: ") +
                           options.path);
     }
     if (options.read_only && opened.IsInvalidArgument()) {

@@ -7,7 +7,8 @@
 // appears here.
 //
 // Thread-safety: safe to call from many threads. A store directory is opened
-// by one process at a time; a second Open gets Busy ("store is locked").
+// by one process at a time; a second Open gets Busy ("store is locked by
+// another process", or "already open in this process" when it is).
 #pragma once
 
 #include <cstdint>

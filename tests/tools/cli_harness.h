@@ -41,6 +41,8 @@ using Json = nlohmann::ordered_json;
 // ROCKPOINT_TEST_BINARY_DIR is the build dir of tests/; the tool is built
 // in the build dir of tools/.
 inline const char* kBinary = ROCKPOINT_TEST_BINARY_DIR "/../tools/rockpoint";
+inline const char* kDemoBinary =
+    ROCKPOINT_TEST_BINARY_DIR "/../tools/rockpoint-demo";
 
 using ::rockpoint::testing::TempDir;
 
@@ -104,6 +106,10 @@ struct RunOptions {
   std::string stderr_path;
   // Extra NAME=VALUE entries; ROCKPOINT_STORE is never inherited.
   std::vector<std::string> env;
+  // Working directory of the child; empty: this process's.
+  std::string cwd;
+  // The program to run; empty: the rockpoint binary.
+  std::string binary;
 };
 
 // Runs the binary with `args`; REQUIREs that it could be started.
@@ -112,8 +118,12 @@ inline RunResult RunCli(const std::vector<std::string>& args,
   TempDir io;
   const std::string out_path = io.Sub("stdout");
   const std::string err_path = io.Sub("stderr");
+  const std::string binary = options.binary.empty() ? kBinary : options.binary;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  if (!options.cwd.empty()) {
+    posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
+  }
   posix_spawn_file_actions_addopen(&actions, 0, options.stdin_path.c_str(),
                                    O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(),
@@ -125,7 +135,7 @@ inline RunResult RunCli(const std::vector<std::string>& args,
     posix_spawn_file_actions_addopen(&actions, 2, options.stderr_path.c_str(),
                                      O_WRONLY, 0);
   }
-  std::vector<std::string> argv_storage{kBinary};
+  std::vector<std::string> argv_storage{binary};
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& arg : argv_storage) argv.push_back(arg.data());
@@ -140,10 +150,10 @@ inline RunResult RunCli(const std::vector<std::string>& args,
   for (std::string& entry : env_storage) envp.push_back(entry.data());
   envp.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned =
-      posix_spawn(&pid, kBinary, &actions, nullptr, argv.data(), envp.data());
+  const int spawned = posix_spawn(&pid, binary.c_str(), &actions, nullptr,
+                                  argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
-  REQUIRE_MESSAGE(spawned == 0, "cannot start ", kBinary);
+  REQUIRE_MESSAGE(spawned == 0, "cannot start ", binary);
   int wait_status = 0;
   REQUIRE(waitpid(pid, &wait_status, 0) == pid);
   RunResult result;

@@ -1,8 +1,12 @@
 // `diff THREAD A B`: which channels differ between two checkpoints of a
 // thread, and how (added, removed, version changed: items appended or
-// removed, keys added/removed/changed, or old -> new).
+// removed, keys added/removed/changed, or old -> new). Values are compared
+// as channel_values.h resolves them: runtime snapshots unwrapped, delta
+// channels rebuilt; a delta channel that cannot be rebuilt (unknown
+// reducer) is described by the writes between A and B.
 #include <set>
 
+#include "tools/cli/channel_values.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 
@@ -81,10 +85,61 @@ std::string DescribePayloads(const TypedValue* a, const TypedValue* b) {
          std::to_string(b->bytes.size()) + ")";
 }
 
-const TypedValue* ValueOf(const Checkpoint& checkpoint,
-                          const std::string& channel) {
-  auto found = checkpoint.channel_values.find(channel);
-  return found == checkpoint.channel_values.end() ? nullptr : &found->second;
+// What a channel that B adds holds.
+std::string AddedDetail(const ChannelValue& value, PayloadView view) {
+  if (value.value || value.stored) return ChannelValueToText(value, view);
+  return value.source.empty() ? "no stored value" : value.source;
+}
+
+// Checkpoints walked from B towards A before giving up.
+constexpr size_t kMaxAncestorWalk = 100000;
+
+// The writes to `channel` stored on A and on every ancestor of B below A:
+// the writes that took the channel from A's value to B's. nullopt when A
+// is not an ancestor of B.
+Result<std::optional<size_t>> WritesSince(Checkpointer& store,
+                                          const CheckpointTuple& a,
+                                          const CheckpointTuple& b,
+                                          const std::string& channel) {
+  const std::string thread = b.config.thread_id.value_or("");
+  const std::string ns = b.config.checkpoint_ns.value_or("");
+  std::optional<std::string> next =
+      b.parent_config ? b.parent_config->checkpoint_id : std::nullopt;
+  size_t writes = 0;
+  for (size_t walked = 0; next && walked < kMaxAncestorWalk; ++walked) {
+    RP_ASSIGN_OR_RETURN(CheckpointTuple tuple,
+                        FindTuple(store, thread, ns, next));
+    for (const PendingWrite& write : tuple.pending_writes) {
+      writes += write.channel == channel;
+    }
+    if (tuple.checkpoint.id == a.checkpoint.id) {
+      return std::optional<size_t>(writes);
+    }
+    next =
+        tuple.parent_config ? tuple.parent_config->checkpoint_id : std::nullopt;
+  }
+  return std::optional<size_t>();
+}
+
+// How a changed channel went from A to B.
+Result<std::string> DescribeChannel(Checkpointer& store,
+                                    const CheckpointTuple& a,
+                                    const CheckpointTuple& b,
+                                    const std::string& channel,
+                                    const ChannelValue& old_value,
+                                    const ChannelValue& new_value) {
+  if (old_value.value && new_value.value) {
+    return DescribeChange(*old_value.value, *new_value.value);
+  }
+  if (!old_value.delta_writes && !new_value.delta_writes) {
+    return DescribePayloads(old_value.stored ? &*old_value.stored : nullptr,
+                            new_value.stored ? &*new_value.stored : nullptr);
+  }
+  // A delta channel whose reducer the CLI does not know.
+  RP_ASSIGN_OR_RETURN(std::optional<size_t> writes,
+                      WritesSince(store, a, b, channel));
+  if (!writes) return std::string("changed (A is not an ancestor of B)");
+  return Plural(*writes, "write") + " since A (unknown reducer)";
 }
 
 class DiffCommand final : public Command {
@@ -107,6 +162,9 @@ class DiffCommand final : public Command {
     Checkpointer& store = context.store->checkpointer();
     RP_ASSIGN_OR_RETURN(CheckpointTuple a, FindTuple(store, thread_, ns_, a_));
     RP_ASSIGN_OR_RETURN(CheckpointTuple b, FindTuple(store, thread_, ns_, b_));
+    const PayloadView view = context.payload_view();
+    RP_ASSIGN_OR_RETURN(auto old_values, ResolveChannels(store, a, view));
+    RP_ASSIGN_OR_RETURN(auto new_values, ResolveChannels(store, b, view));
     const ChannelVersions& old_versions = a.checkpoint.channel_versions;
     const ChannelVersions& new_versions = b.checkpoint.channel_versions;
     std::set<std::string> channels;
@@ -123,8 +181,8 @@ class DiffCommand final : public Command {
       auto new_version = new_versions.find(channel);
       const bool in_a = old_version != old_versions.end();
       const bool in_b = new_version != new_versions.end();
-      const TypedValue* old_value = ValueOf(a.checkpoint, channel);
-      const TypedValue* new_value = ValueOf(b.checkpoint, channel);
+      const ChannelValue& old_value = old_values[channel];
+      const ChannelValue& new_value = new_values[channel];
       Json row = Json::object();
       row["channel"] = TextToJson(channel);
       if (in_a && in_b && old_version->second == new_version->second) {
@@ -133,21 +191,21 @@ class DiffCommand final : public Command {
         row["detail"] = "";
       } else if (!in_a) {
         row["change"] = "added";
-        row["detail"] = new_value
-                            ? PayloadToText(*new_value, context.payload_view())
-                            : "no stored value";
+        row["detail"] = AddedDetail(new_value, view);
       } else if (!in_b) {
         row["change"] = "removed";
         row["detail"] = "";
       } else {
         row["change"] = "changed";
-        row["detail"] = DescribePayloads(old_value, new_value);
+        RP_ASSIGN_OR_RETURN(
+            row["detail"],
+            DescribeChannel(store, a, b, channel, old_value, new_value));
       }
       row["version_a"] = in_a ? VersionToJson(old_version->second) : Json();
       row["version_b"] = in_b ? VersionToJson(new_version->second) : Json();
       if (!context.table()) {
-        row["value_a"] = old_value ? context.Payload(*old_value) : Json();
-        row["value_b"] = new_value ? context.Payload(*new_value) : Json();
+        row["value_a"] = ChannelValueToJson(old_value, view);
+        row["value_b"] = ChannelValueToJson(new_value, view);
       }
       output.rows.push_back(std::move(row));
     }

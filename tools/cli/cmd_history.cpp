@@ -20,7 +20,7 @@ class HistoryCommand final : public Command {
                    "Only this namespace (\"\" is the root graph); default: "
                    "all");
     app.add_option("--limit", limit_, "At most N checkpoints")
-        ->check(CLI::PositiveNumber);
+        ->check(CountValidator());
     app.add_option("--before", before_,
                    "Only checkpoints with an id below this one");
     app.add_option("--filter", filters_,

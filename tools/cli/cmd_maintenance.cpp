@@ -67,7 +67,7 @@ class DumpCommand final : public Command {
     app.add_option("--thread", thread_,
                    "Only the keys of this thread (cp, bl, wr, th keys)");
     app.add_option("--limit", limit_, "At most N entries")
-        ->check(CLI::PositiveNumber);
+        ->check(CountValidator());
   }
 
   Result<int> Run(Context& context) override {

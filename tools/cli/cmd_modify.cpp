@@ -186,7 +186,7 @@ class PruneCommand final : public Command {
     app.add_option("THREAD", threads_, "Threads to prune")->required();
     auto* keep =
         app.add_option("--keep", keep_, "Checkpoints to keep per namespace")
-            ->check(CLI::PositiveNumber);
+            ->check(CountValidator());
     auto* remove = app.add_flag("--delete", delete_,
                                 "Remove every checkpoint of the threads");
     keep->excludes(remove);

@@ -1,22 +1,29 @@
 // `show THREAD [CHECKPOINT]`: one checkpoint in full (config, metadata,
 // channel values decoded, pending writes, parent); `writes THREAD
 // CHECKPOINT`: its pending writes alone.
+#include "tools/cli/channel_values.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 
 namespace rockpoint::cli {
 namespace {
 
-Json ChannelRows(const Checkpoint& checkpoint, const Context& context) {
+// One row per channel: its version, its value (decoded, a delta channel's
+// rebuilt) and where the value comes from ("stored", see ChannelValue).
+Result<Json> ChannelRows(const CheckpointTuple& tuple, const Context& context) {
+  RP_ASSIGN_OR_RETURN(auto values,
+                      ResolveChannels(context.store->checkpointer(), tuple,
+                                      context.payload_view()));
   Json rows = Json::array();
-  for (const auto& [channel, version] : checkpoint.channel_versions) {
+  for (const auto& [channel, version] : tuple.checkpoint.channel_versions) {
+    const ChannelValue& value = values[channel];
     Json row = Json::object();
     row["channel"] = TextToJson(channel);
     row["version"] = VersionToJson(version);
-    auto value = checkpoint.channel_values.find(channel);
-    row["value"] = value == checkpoint.channel_values.end()
-                       ? Json()
-                       : context.Payload(value->second);
+    row["value"] = context.table()
+                       ? Json(ChannelValueToText(value, context.payload_view()))
+                       : ChannelValueToJson(value, context.payload_view());
+    row["stored"] = value.source.empty() ? Json() : Json(value.source);
     rows.push_back(std::move(row));
   }
   return rows;
@@ -36,7 +43,8 @@ Json VersionsSeenRows(const Checkpoint& checkpoint) {
   return rows;
 }
 
-Json TupleDocument(const CheckpointTuple& tuple, const Context& context) {
+Result<Json> TupleDocument(const CheckpointTuple& tuple,
+                           const Context& context) {
   const Checkpoint& checkpoint = tuple.checkpoint;
   Json doc = Json::object();
   doc["thread"] = TextToJson(tuple.config.thread_id.value_or(""));
@@ -59,7 +67,7 @@ Json TupleDocument(const CheckpointTuple& tuple, const Context& context) {
     }
     doc["updated_channels"] = std::move(updated);
   }
-  doc["channels"] = ChannelRows(checkpoint, context);
+  RP_ASSIGN_OR_RETURN(doc["channels"], ChannelRows(tuple, context));
   doc["versions_seen"] = VersionsSeenRows(checkpoint);
   Json writes = Json::array();
   for (const PendingWrite& write : tuple.pending_writes) {
@@ -99,7 +107,8 @@ class ShowCommand final : public Command {
     RP_ASSIGN_OR_RETURN(
         CheckpointTuple tuple,
         FindTuple(context.store->checkpointer(), thread_, ns_, latest_or_id_));
-    context.Print(Output::Document(TupleDocument(tuple, context)));
+    RP_ASSIGN_OR_RETURN(Json doc, TupleDocument(tuple, context));
+    context.Print(Output::Document(std::move(doc)));
     return kExitOk;
   }
 

@@ -15,7 +15,7 @@ class ThreadsCommand final : public Command {
   Access access() const override { return Access::kRead; }
   void AddFlags(CLI::App& app) override {
     app.add_option("--limit", limit_, "Show at most N threads")
-        ->check(CLI::PositiveNumber);
+        ->check(CountValidator());
   }
 
   Result<int> Run(Context& context) override {

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace rockpoint::cli {
@@ -88,6 +89,23 @@ Json WriteToRow(const PendingWrite& write, const Context& context) {
 Json MetadataField(const Metadata& metadata, std::string_view key) {
   const Value* value = metadata.Find(key);
   return value ? ValueToJson(*value) : Json();
+}
+
+CLI::Validator CountValidator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::string range =
+            "must be a whole number from 1 to " + std::to_string(kMaxCount);
+        const bool digits = !text.empty() && text.size() <= 19 &&
+                            std::all_of(text.begin(), text.end(), [](char c) {
+                              return c >= '0' && c <= '9';
+                            });
+        if (!digits) return range + ", not " + text;
+        const uint64_t value = std::stoull(text);
+        if (value < 1 || value > kMaxCount) return range + ", not " + text;
+        return "";
+      },
+      "COUNT");
 }
 
 }  // namespace rockpoint::cli

@@ -14,6 +14,13 @@
 
 namespace rockpoint::cli {
 
+// Largest count a --limit / --keep accepts.
+inline constexpr uint64_t kMaxCount = 1000000000;
+
+// Checks a count option: a decimal whole number from 1 to kMaxCount;
+// otherwise the error names the range and what was given.
+CLI::Validator CountValidator();
+
 // Asks `question` on the terminal. With `yes` returns true at once; when
 // stdin is not a terminal (a script) returns InvalidArgument asking for
 // --yes; otherwise true iff the answer is y or yes.

@@ -14,7 +14,7 @@ std::unique_ptr<Command> MakeShowCommand();        // cmd_show.cpp
 std::unique_ptr<Command> MakeWritesCommand();      // cmd_show.cpp
 std::unique_ptr<Command> MakeDiffCommand();        // cmd_diff.cpp
 std::unique_ptr<Command> MakeExportCommand();      // cmd_transfer.cpp
-std::unique_ptr<Command> MakeImportCommand();      // cmd_transfer.cpp
+std::unique_ptr<Command> MakeImportCommand();      // cmd_import.cpp
 std::unique_ptr<Command> MakeCopyCommand();        // cmd_modify.cpp
 std::unique_ptr<Command> MakeDeleteCommand();      // cmd_modify.cpp
 std::unique_ptr<Command> MakeDeleteRunsCommand();  // cmd_modify.cpp

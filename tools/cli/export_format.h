@@ -44,18 +44,39 @@ Result<ExportCounts> ExportStore(Checkpointer& source,
                                  const std::vector<std::string>& threads,
                                  std::ostream& out, const ProgressFn& progress);
 
-struct ImportOptions {
-  // Check everything, write nothing. Default: false.
-  bool dry_run = false;
-  // InvalidArgument when a thread of the input already has checkpoints in
-  // the target. Default: true.
-  bool refuse_existing_threads = true;
+// The most positions a task's writes may leave to special writes: a regular
+// write's idx is at most (regular writes of its task - 1) + this. Bounds
+// the work an import does per line (see FORMAT_JSONL.md, "Import").
+inline constexpr int64_t kMaxWriteIdxGap = 1024;
+
+// Where ImportThreads puts each thread's lines.
+class ImportSink {
+ public:
+  virtual ~ImportSink() = default;
+  // Before the first line of `thread`: the store its lines are written to,
+  // or nullptr to read them (and check the format) without writing.
+  virtual Result<Checkpointer*> BeginThread(const std::string& thread) = 0;
+  // After the last line of the thread BeginThread was called for.
+  virtual Status EndThread(const std::string& thread) = 0;
 };
 
-// Reads an export from `in` into `target`. InvalidArgument "line N: ..." for
-// input outside the format (a missing trailer means a truncated file).
+struct ImportOptions {
+  // Polled before every line; true stops the import with Aborted. Default:
+  // never.
+  std::function<bool()> interrupted;
+};
+
+// Reads an export from `in`, handing each thread to `sink` (a thread's
+// lines must be contiguous, as ExportStore writes them). InvalidArgument
+// "line N: ..." for input outside the format or refused by the engine's
+// validation (a missing trailer means a truncated file). Every error is
+// returned before EndThread of the thread it occurs in.
+Result<ExportCounts> ImportThreads(std::istream& in, ImportSink& sink,
+                                   const ImportOptions& options,
+                                   const ProgressFn& progress);
+
+// Every thread of `in` into `target` (loading a memory file).
 Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
-                                 const ImportOptions& options,
                                  const ProgressFn& progress);
 
 // --- one line each (export_lines.cpp) ---

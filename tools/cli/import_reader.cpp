@@ -1,4 +1,5 @@
-// ImportStore: an export read back through the Checkpointer interface.
+// ImportThreads: an export read back through the Checkpointer interface,
+// one thread at a time into the store an ImportSink gives.
 //
 // Values are stored by put's new_versions, which the format does not carry:
 // a checkpoint's new_versions are the channels whose version differs from
@@ -10,6 +11,7 @@
 #include <set>
 
 #include "tools/cli/export_format.h"
+#include "tools/cli/import_writes.h"
 #include "tools/cli/value_json.h"
 
 namespace rockpoint::cli {
@@ -22,6 +24,13 @@ using VersionKey = std::pair<std::string, ChannelVersion>;
 struct WriteGroup {
   std::string thread, ns, checkpoint_id, task_path, task_id;
   std::vector<PendingWrite> writes;
+  std::set<int64_t> idxs;  // of `writes`.
+  int64_t regular = 0;     // writes with idx >= 0.
+  void Clear() {
+    writes.clear();
+    idxs.clear();
+    regular = 0;
+  }
   bool SameGroup(const WriteLine& line) const {
     return !writes.empty() && line.thread == thread && line.ns == ns &&
            line.checkpoint_id == checkpoint_id &&
@@ -31,22 +40,25 @@ struct WriteGroup {
 
 class Importer {
  public:
-  Importer(Checkpointer& target, const ImportOptions& options,
+  Importer(ImportSink& sink, const ImportOptions& options,
            const ProgressFn& progress)
-      : target_(target), options_(options), progress_(progress) {}
+      : sink_(sink), options_(options), progress_(progress) {}
 
   Result<ExportCounts> Run(std::istream& in);
 
  private:
   Status HandleLine(const Json& json);
   Status StartNamespace(const std::string& thread, const std::string& ns);
+  Status EndThread();
   Status AddValue(ValueLine line);
   Status AddCheckpoint(CheckpointLine line);
   Status AddWrite(WriteLine line);
   Status FlushWrites();
 
-  Checkpointer& target_;
-  const ImportOptions options_;
+  ImportSink& sink_;
+  const ImportOptions& options_;
+  // The current thread's store; nullptr while its lines are only read.
+  Checkpointer* target_ = nullptr;
   const ProgressFn& progress_;
 
   ExportCounts counts_;
@@ -70,6 +82,9 @@ Result<ExportCounts> Importer::Run(std::istream& in) {
   uint64_t number = 0;
   while (std::getline(in, text)) {
     ++number;
+    if (options_.interrupted && options_.interrupted()) {
+      return Status::Aborted("interrupted");
+    }
     if (trailer_)
       return AtLine(number,
                     Status::InvalidArgument("content after the end line"));
@@ -98,7 +113,9 @@ Result<ExportCounts> Importer::Run(std::istream& in) {
     return Status::InvalidArgument("input is truncated: no end line after " +
                                    std::to_string(number) + " lines");
   }
-  RP_RETURN_IF_ERROR(FlushWrites());
+  if (Status flushed = FlushWrites(); !flushed.ok()) {
+    return flushed.IsInvalidArgument() ? AtLine(number, flushed) : flushed;
+  }
   if (trailer_->checkpoints != counts_.checkpoints ||
       trailer_->values != counts_.values ||
       trailer_->writes != counts_.writes) {
@@ -108,6 +125,7 @@ Result<ExportCounts> Importer::Run(std::istream& in) {
         std::to_string(counts_.values) + ", writes " +
         std::to_string(counts_.writes) + ")");
   }
+  RP_RETURN_IF_ERROR(EndThread());
   return counts_;
 }
 
@@ -141,26 +159,27 @@ Status Importer::StartNamespace(const std::string& thread,
     return Status::OK();
   }
   RP_RETURN_IF_ERROR(FlushWrites());
+  const bool new_thread = !current_ || current_->first != thread;
+  if (new_thread) RP_RETURN_IF_ERROR(EndThread());
   current_.emplace(thread, ns);
   values_.clear();
   stored_.clear();
   versions_by_id_.clear();
-  if (!threads_seen_.insert(thread).second ||
-      !options_.refuse_existing_threads) {
-    return Status::OK();
-  }
-  ListOptions probe;
-  probe.config = CheckpointConfig{thread, std::nullopt, std::nullopt};
-  probe.limit = 1;
-  probe.include_hidden = true;
-  RP_ASSIGN_OR_RETURN(std::vector<CheckpointTuple> existing,
-                      target_.ListAll(probe));
-  if (!existing.empty()) {
+  if (!new_thread) return Status::OK();
+  if (!threads_seen_.insert(thread).second) {
     return Status::InvalidArgument(
         "thread " + Printable(thread) +
-        " already exists in the target store (delete it first)");
+        " appears again after another thread (an export keeps each "
+        "thread's lines together)");
   }
+  RP_ASSIGN_OR_RETURN(target_, sink_.BeginThread(thread));
   return Status::OK();
+}
+
+Status Importer::EndThread() {
+  if (!current_) return Status::OK();
+  target_ = nullptr;
+  return sink_.EndThread(current_->first);
 }
 
 Status Importer::AddValue(ValueLine line) {
@@ -207,13 +226,13 @@ Status Importer::AddCheckpoint(CheckpointLine line) {
     return Status::InvalidArgument("duplicate checkpoint " +
                                    Printable(checkpoint.id));
   }
-  if (!options_.dry_run) {
+  if (target_ != nullptr) {
     CheckpointConfig config{line.thread, line.ns, line.parent_id};
     RP_ASSIGN_OR_RETURN(
         CheckpointConfig stored,
-        target_.Put(config, checkpoint, line.metadata, new_versions));
+        target_->Put(config, checkpoint, line.metadata, new_versions));
     // Its writes follow; put_writes stores them on a hidden checkpoint too.
-    if (line.hidden) RP_RETURN_IF_ERROR(target_.HideCheckpoint(stored));
+    if (line.hidden) RP_RETURN_IF_ERROR(target_->HideCheckpoint(stored));
   }
   if (progress_) progress_(counts_.checkpoints);
   return Status::OK();
@@ -236,67 +255,63 @@ Status Importer::AddWrite(WriteLine line) {
     group_.task_path = line.write.task_path;
     group_.task_id = line.write.task_id;
   }
-  for (const PendingWrite& write : group_.writes) {
-    if (write.idx == line.write.idx) {
-      return Status::InvalidArgument("duplicate write idx " +
-                                     std::to_string(line.write.idx));
-    }
+  // Bounded work: the list FlushWrites builds is at most kMaxWriteIdxGap
+  // longer than the input's writes.
+  const int64_t regular_before = group_.regular;
+  if (!special && line.write.idx - regular_before > kMaxWriteIdxGap) {
+    return Status::InvalidArgument(
+        "write.idx " + std::to_string(line.write.idx) + " is more than " +
+        std::to_string(kMaxWriteIdxGap) + " beyond the " +
+        std::to_string(regular_before) + " regular writes of task " +
+        Printable(line.write.task_id) + " before it");
   }
+  if (!group_.idxs.insert(line.write.idx).second) {
+    return Status::InvalidArgument("duplicate write idx " +
+                                   std::to_string(line.write.idx));
+  }
+  if (!special) ++group_.regular;
   group_.writes.push_back(std::move(line.write));
   return Status::OK();
 }
 
 Status Importer::FlushWrites() {
   if (group_.writes.empty()) return Status::OK();
-  std::vector<const PendingWrite*> specials;
-  std::map<int64_t, const PendingWrite*> regular;
-  for (const PendingWrite& write : group_.writes) {
-    if (write.idx < 0) {
-      specials.push_back(&write);
-    } else {
-      regular.emplace(write.idx, &write);
-    }
-  }
-  // Position i of the list gets idx i; a gap (a position a special write
-  // took when it was first written) is filled with a special write again,
-  // which replaces itself with the same value.
-  std::vector<ChannelWrite> list;
-  const int64_t positions = regular.empty() ? 0 : regular.rbegin()->first + 1;
-  size_t next_special = 0;
-  for (int64_t i = 0; i < positions; ++i) {
-    const PendingWrite* write = nullptr;
-    if (auto found = regular.find(i); found != regular.end()) {
-      write = found->second;
-    } else if (!specials.empty()) {
-      write = specials[next_special % specials.size()];
-      ++next_special;
-    } else {
-      return Status::InvalidArgument(
-          "writes of task " + Printable(group_.task_id) + " skip idx " +
-          std::to_string(i) + " without a special write to hold it");
-    }
-    list.push_back({write->channel, write->value});
-  }
-  for (size_t s = next_special; s < specials.size(); ++s) {
-    list.push_back({specials[s]->channel, specials[s]->value});
-  }
+  Result<std::vector<ChannelWrite>> list =
+      WriteList(group_.writes, group_.task_id);
+  if (!list.ok()) return list.status();
   Status status;
-  if (!options_.dry_run) {
-    status = target_.PutWrites(
-        CheckpointConfig{group_.thread, group_.ns, group_.checkpoint_id}, list,
+  if (target_ != nullptr) {
+    status = target_->PutWrites(
+        CheckpointConfig{group_.thread, group_.ns, group_.checkpoint_id}, *list,
         group_.task_id, group_.task_path);
   }
-  group_.writes.clear();
+  group_.Clear();
   return status;
 }
 
 }  // namespace
 
-Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
-                                 const ImportOptions& options,
-                                 const ProgressFn& progress) {
-  Importer importer(target, options, progress);
+Result<ExportCounts> ImportThreads(std::istream& in, ImportSink& sink,
+                                   const ImportOptions& options,
+                                   const ProgressFn& progress) {
+  Importer importer(sink, options, progress);
   return importer.Run(in);
+}
+
+Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
+                                 const ProgressFn& progress) {
+  class Direct final : public ImportSink {
+   public:
+    explicit Direct(Checkpointer& target) : target_(target) {}
+    Result<Checkpointer*> BeginThread(const std::string&) override {
+      return &target_;
+    }
+    Status EndThread(const std::string&) override { return Status::OK(); }
+
+   private:
+    Checkpointer& target_;
+  } sink(target);
+  return ImportThreads(in, sink, ImportOptions{}, progress);
 }
 
 }  // namespace rockpoint::cli

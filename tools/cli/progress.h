@@ -1,12 +1,15 @@
-// Progress on stderr for long work (export, import, verify, prune), shown
-// only when stderr is a terminal: one line rewritten in place at most ten
-// times a second, erased when the work ends.
+// Progress on stderr for long work (export, import, verify, prune). On a
+// terminal: one line rewritten in place at most ten times a second, erased
+// when the work ends. Otherwise (a log, a pipe): a plain line every
+// kPlainInterval, the first after one interval, so that short work prints
+// nothing.
 //
 // Thread-safety: none; owned by the command that reports.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "tools/cli/export_format.h"
@@ -15,12 +18,15 @@ namespace rockpoint::cli {
 
 class Progress {
  public:
-  // Enabled iff stderr is a terminal.
+  static constexpr std::chrono::seconds kPlainInterval{5};
+
   explicit Progress(std::string label);
-  ~Progress();  // erases the line.
+  ~Progress();  // erases the terminal line.
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
+  // Shown as "done of total" from now on.
+  void SetTotal(uint64_t total) { total_ = total; }
   void Update(uint64_t done);
   // A ProgressFn calling Update; valid while this object lives.
   ProgressFn Fn() {
@@ -28,9 +34,12 @@ class Progress {
   }
 
  private:
+  std::string Text(uint64_t done) const;
+
   std::string label_;
-  bool enabled_;
+  bool terminal_;
   bool shown_ = false;
+  std::optional<uint64_t> total_;
   std::chrono::steady_clock::time_point last_;
 };
 

@@ -44,7 +44,7 @@ Result<Backend> Detect(const std::string& path, Access access) {
         "database nor a .jsonl memory file): " +
         path);
   }
-  if (access != Access::kCreate) {
+  if (access != Access::kCreate && access != Access::kImport) {
     return Status::NotFound("store not found: " + path);
   }
   if (EndsWith(path, ".jsonl")) return Backend::kMemoryFile;
@@ -57,11 +57,14 @@ Result<Backend> Detect(const std::string& path, Access access) {
 
 Status LoadMemoryFile(const std::string& path, Checkpointer& target,
                       const ProgressFn& progress) {
+  if (std::filesystem::is_directory(path)) {
+    return Status::InvalidArgument(
+        "--backend memory needs a .jsonl memory file, and " + path +
+        " is a directory");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IOError("cannot read memory file: " + path);
-  ImportOptions options;
-  options.refuse_existing_threads = false;
-  auto loaded = ImportStore(in, target, options, progress);
+  auto loaded = ImportStore(in, target, progress);
   if (!loaded.ok()) {
     return Status(loaded.status().code() == StatusCode::kInvalidArgument
                       ? Status::Corruption("memory file " + path + ": " +
@@ -102,11 +105,14 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   }
   std::unique_ptr<Store> store(new Store());
   store->path_ = path;
+  store->access_ = access;
   std::error_code error;
   const bool exists = fs::exists(path, error);
-  if (!exists && access != Access::kCreate) {
+  const bool create = access == Access::kCreate || access == Access::kImport;
+  if (!exists && !create) {
     return Status::NotFound("store not found: " + path);
   }
+  store->created_ = !exists;
   if (forced) {
     store->backend_ = *forced;
   } else {
@@ -121,9 +127,14 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
       RocksDbOptions options;
       options.path = path;
       options.read_only = access == Access::kRead;
-      options.create_if_missing = access == Access::kCreate;
-      RP_ASSIGN_OR_RETURN(std::unique_ptr<RocksDbCheckpointer> rocksdb,
-                          RocksDbCheckpointer::Open(options));
+      options.create_if_missing = create;
+      options.sync_writes = access != Access::kImport;
+      auto opened = RocksDbCheckpointer::Open(options);
+      if (!opened.ok()) {
+        store->Discard();
+        return opened.status();
+      }
+      std::unique_ptr<RocksDbCheckpointer> rocksdb = std::move(opened).value();
       store->rocksdb_ = rocksdb.get();
       store->checkpointer_ = std::move(rocksdb);
       break;
@@ -135,9 +146,14 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
       SqliteOptions options;
       options.path = path;
       options.read_only = access == Access::kRead;
-      options.create_if_missing = access == Access::kCreate;
-      RP_ASSIGN_OR_RETURN(std::unique_ptr<SqliteCheckpointer> sqlite,
-                          SqliteCheckpointer::Open(options));
+      options.create_if_missing = create;
+      options.sync_writes = access != Access::kImport;
+      auto opened = SqliteCheckpointer::Open(options);
+      if (!opened.ok()) {
+        store->Discard();
+        return opened.status();
+      }
+      std::unique_ptr<SqliteCheckpointer> sqlite = std::move(opened).value();
       store->checkpointer_ = std::move(sqlite);
       break;
     }
@@ -155,8 +171,33 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
 
 Store::~Store() = default;
 
+void Store::Discard() {
+  checkpointer_.reset();
+  rocksdb_ = nullptr;
+  discarded_ = true;
+  if (!created_) return;
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+  // SQLite's side files (journal, WAL, shared memory) of a created file.
+  for (const char* suffix : {"-journal", "-wal", "-shm"}) {
+    fs::remove(path_ + suffix, ignored);
+  }
+}
+
+Status Store::CloseAndSync() {
+  // Close syncs what the unsynced writes left in the WAL (or the SQLite
+  // WAL) and releases the store.
+  Status closed = checkpointer_->Close();
+  checkpointer_.reset();
+  rocksdb_ = nullptr;
+  return closed;
+}
+
 Status Store::Commit(const ProgressFn& progress) {
-  if (backend_ != Backend::kMemoryFile) return Status::OK();
+  if (discarded_) return Status::OK();
+  if (backend_ != Backend::kMemoryFile) {
+    return access_ == Access::kImport ? CloseAndSync() : Status::OK();
+  }
   const std::string temporary =
       path_ + ".tmp." + std::to_string(static_cast<long>(::getpid()));
   {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "rockpoint/msgpack_codec.h"
+#include "tools/cli/runtime_forms.h"
 
 namespace rockpoint::cli {
 namespace {
@@ -218,7 +219,11 @@ Json PayloadToJson(const TypedValue& payload, PayloadView view) {
   out["type"] = TextToJson(payload.type);
   if (view == PayloadView::kDecoded) {
     if (auto value = DecodePayload(payload)) {
-      out["value"] = ValueToJson(*value);
+      Unwrapped unwrapped = UnwrapRuntimeForm(std::move(*value));
+      out["value"] = ValueToJson(unwrapped.value);
+      if (unwrapped.form != StoredForm::kPlain) {
+        out["form"] = StoredFormName(unwrapped.form);
+      }
       return out;
     }
     if (payload.type == "json" && Json::accept(payload.bytes)) {
@@ -232,7 +237,11 @@ Json PayloadToJson(const TypedValue& payload, PayloadView view) {
 
 std::string PayloadToText(const TypedValue& payload, PayloadView view) {
   if (view == PayloadView::kDecoded) {
-    if (auto value = DecodePayload(payload)) return value->DebugString();
+    if (auto value = DecodePayload(payload)) {
+      Unwrapped unwrapped = UnwrapRuntimeForm(std::move(*value));
+      const std::string form = StoredFormName(unwrapped.form);
+      return (form.empty() ? "" : form + ": ") + unwrapped.value.DebugString();
+    }
     if (payload.type == "json" && Json::accept(payload.bytes)) {
       return Json::parse(payload.bytes).dump();
     }

@@ -42,8 +42,11 @@ enum class PayloadView {
 
 // A channel value or write for JSON output: {"type": T, "value": <decoded>}
 // when it decodes (and view is kDecoded), else {"type": T, "b64": "..."}.
+// A runtime delta snapshot or overwrite (runtime_forms.h) shows its inner
+// value, with "form": "delta snapshot" | "overwrite".
 Json PayloadToJson(const TypedValue& payload, PayloadView view);
-// The same for a table cell: the Value's DebugString, or "<type> b64:...".
+// The same for a table cell: the Value's DebugString (prefixed "delta
+// snapshot: " or "overwrite: " for those forms), or "<type> b64:...".
 std::string PayloadToText(const TypedValue& payload, PayloadView view);
 
 // The decoded Value of a msgpack payload, or nullopt (other type, or bytes
