@@ -201,9 +201,6 @@ Status WriteOutputs(const Report& report, const std::string& markdown,
 
 int Main(int argc, char** argv) {
   BenchOptions options;
-#ifdef ROCKPOINT_BENCH_RESULTS_DIR
-  options.out_dir = ROCKPOINT_BENCH_RESULTS_DIR;
-#endif
   if (std::optional<int> exit_status = ParseFlags(argc, argv, &options)) {
     return *exit_status;
   }
