@@ -243,7 +243,7 @@ Status SqliteCheckpointer::Impl::CopyThread(std::string_view source,
   if (target_has_checkpoints) return CopyTargetNotEmpty(target);
   // The target holds no checkpoint; what else it may hold gives way to the
   // source's: values under a copied key are replaced, and so are the writes
-  // of every copied checkpoint, as a whole.
+  // of every checkpoint id the source has writes for, as a whole.
   for (const char* sql :
        {"INSERT INTO checkpoints (thread_id, checkpoint_ns, "
         "checkpoint_id, parent_checkpoint_id, hidden, run_id, ts, "
@@ -255,7 +255,7 @@ Status SqliteCheckpointer::Impl::CopyThread(std::string_view source,
         "version, type, blob FROM checkpoint_blobs WHERE thread_id = ?1",
         "DELETE FROM checkpoint_writes WHERE thread_id = ?2 AND "
         "(checkpoint_ns, checkpoint_id) IN (SELECT checkpoint_ns, "
-        "checkpoint_id FROM checkpoints WHERE thread_id = ?1)",
+        "checkpoint_id FROM checkpoint_writes WHERE thread_id = ?1)",
         "INSERT INTO checkpoint_writes (thread_id, "
         "checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value, "
         "task_path) SELECT ?2, checkpoint_ns, checkpoint_id, task_id, idx, "
