@@ -18,6 +18,8 @@
 
 #include <utility>
 
+#include "runtime/async_util.h"
+
 namespace rockpoint::runtime {
 
 Awaitable<Status> Persistence::OnTaskWrites(const Task& task,
@@ -111,6 +113,37 @@ void NoteWritesOfTasksThatRan(LoopState& state,
   for (const TaskOutcome& outcome : outcomes) {
     if (RanThisStep(outcome)) state.NoteStoredWrites(StoredWrites(outcome));
   }
+}
+
+Awaitable<Status> StoringPersistence::OnCheckpoint() {
+  RP_CO_ASSIGN_OR_RETURN(PutRequest put, state().BuildPut());
+  co_return co_await Submit(PutCheckpointOp(std::move(put)));
+}
+
+Awaitable<Status> StoringPersistence::StoreTaskWrites(
+    const Task& task, const TaskOutcome& outcome) {
+  std::vector<ChannelWrite> writes = StoredWrites(outcome);
+  co_return co_await Store(task.id, task.path, std::move(writes));
+}
+
+void StoringPersistence::KeepStepWrites(
+    const std::vector<Task>&, const std::vector<TaskOutcome>& outcomes) {
+  NoteWritesOfTasksThatRan(state(), outcomes);
+}
+
+Awaitable<Status> StoringPersistence::StoreResumeWrites(
+    std::string task_id, std::string path, std::vector<ChannelWrite> writes) {
+  state().NoteStoredWrites(writes);
+  co_return co_await Store(std::move(task_id), std::move(path),
+                           std::move(writes));
+}
+
+Awaitable<Status> StoringPersistence::Store(std::string task_id,
+                                            std::string path,
+                                            std::vector<ChannelWrite> writes) {
+  if (writes.empty()) co_return Status::OK();
+  co_return co_await Submit(PutWritesOp(state(), std::move(task_id),
+                                        std::move(path), std::move(writes)));
 }
 
 }  // namespace rockpoint::runtime

@@ -95,6 +95,35 @@ class Persistence {
   bool replaying_ = false;
 };
 
+// The shape sync and async share: every task's writes, resume writes and
+// checkpoint are stored as they happen, through Submit, on the current
+// checkpoint. A subclass decides only what Submit waits for.
+class StoringPersistence : public Persistence {
+ public:
+  StoringPersistence(LoopState& state, OrderedWriter& writer)
+      : Persistence(state), writer_(writer) {}
+
+  Awaitable<Status> OnCheckpoint() final;
+  Awaitable<Status> OnFinish() final { co_return writer_.first_error(); }
+
+ protected:
+  // Hands `op` to the writer; returns what the mode promises of it.
+  virtual Awaitable<Status> Submit(OrderedWriter::Op op) = 0;
+  OrderedWriter& writer() const { return writer_; }
+
+ private:
+  Awaitable<Status> StoreTaskWrites(const Task& task,
+                                    const TaskOutcome& outcome) final;
+  void KeepStepWrites(const std::vector<Task>& tasks,
+                      const std::vector<TaskOutcome>& outcomes) final;
+  Awaitable<Status> StoreResumeWrites(std::string task_id, std::string path,
+                                      std::vector<ChannelWrite> writes) final;
+  Awaitable<Status> Store(std::string task_id, std::string path,
+                          std::vector<ChannelWrite> writes);
+
+  OrderedWriter& writer_;
+};
+
 // The policy of `env.durability` for a loop on `state`; nothing is stored
 // when env.storage is nullptr. REQUIRES: env and state outlive the result.
 std::unique_ptr<Persistence> MakePersistence(const RunEnv& env,

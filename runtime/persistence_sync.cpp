@@ -19,54 +19,20 @@
 
 #include <utility>
 
-#include "runtime/async_util.h"
 #include "runtime/persistence.h"
 
 namespace rockpoint::runtime {
 namespace {
 
-class SyncPersistence final : public Persistence {
+class SyncPersistence final : public StoringPersistence {
  public:
-  SyncPersistence(LoopState& state, OrderedWriter& writer)
-      : Persistence(state), writer_(writer) {}
-
-  Awaitable<Status> OnCheckpoint() override {
-    RP_CO_ASSIGN_OR_RETURN(PutRequest put, state().BuildPut());
-    OrderedWriter::Op op = PutCheckpointOp(std::move(put));
-    co_return co_await writer_.Execute(std::move(op));
-  }
-
-  Awaitable<Status> OnFinish() override { co_return writer_.first_error(); }
+  using StoringPersistence::StoringPersistence;
 
  private:
-  Awaitable<Status> StoreTaskWrites(const Task& task,
-                                    const TaskOutcome& outcome) override {
-    std::vector<ChannelWrite> writes = StoredWrites(outcome);
-    co_return co_await Store(task.id, task.path, std::move(writes));
+  // Every operation is stored before it returns.
+  Awaitable<Status> Submit(OrderedWriter::Op op) override {
+    co_return co_await writer().Execute(std::move(op));
   }
-
-  void KeepStepWrites(const std::vector<Task>&,
-                      const std::vector<TaskOutcome>& outcomes) override {
-    NoteWritesOfTasksThatRan(state(), outcomes);
-  }
-
-  Awaitable<Status> StoreResumeWrites(
-      std::string task_id, std::string path,
-      std::vector<ChannelWrite> writes) override {
-    state().NoteStoredWrites(writes);
-    co_return co_await Store(std::move(task_id), std::move(path),
-                             std::move(writes));
-  }
-
-  Awaitable<Status> Store(std::string task_id, std::string path,
-                          std::vector<ChannelWrite> writes) {
-    if (writes.empty()) co_return Status::OK();
-    OrderedWriter::Op op = PutWritesOp(state(), std::move(task_id),
-                                       std::move(path), std::move(writes));
-    co_return co_await writer_.Execute(std::move(op));
-  }
-
-  OrderedWriter& writer_;
 };
 
 }  // namespace
