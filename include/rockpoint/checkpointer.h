@@ -37,6 +37,12 @@ struct CheckpointerLimits {
   size_t max_id_bytes = size_t{16} << 20;
 };
 
+// Metadata nests at most this many maps and arrays deep (the metadata map
+// itself is one). Every backend refuses deeper metadata with
+// InvalidArgument, since a stored record adds one level to the 256 its
+// msgpack decoder reads.
+inline constexpr int kMaxMetadataNesting = 255;
+
 // Iterates tuples newest first. Obtained from Checkpointer::List; owns what
 // it needs (it may hold a storage snapshot), so it stays valid while the
 // Checkpointer lives.

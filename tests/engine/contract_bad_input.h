@@ -24,7 +24,44 @@ inline std::string Everything(Checkpointer& store) {
   return out;
 }
 
+// Metadata `levels` maps deep: {"k": {"k": ... {}}}.
+inline Value NestedMetadata(int levels) {
+  Value value = Meta();
+  for (int level = 1; level < levels; ++level) {
+    value = Meta({{"k", std::move(value)}});
+  }
+  return value;
+}
+
 }  // namespace rockpoint::testing
+
+TEST_CASE_TEMPLATE_DEFINE("contract metadata nesting", H,
+                          contract_metadata_nesting) {
+  RP_CONTRACT_USING;
+  H h;
+  SUBCASE("at the limit it is stored and read back; one past is refused") {
+    const Value deepest = NestedMetadata(kMaxMetadataNesting);
+    RP_REQUIRE_OK(
+        h.store().Put(Cfg("t"), MakeCheckpoint(CpId(1)), deepest, {}).status());
+    CheckInvalid(h.store()
+                     .Put(Cfg("t"), MakeCheckpoint(CpId(2)),
+                          NestedMetadata(kMaxMetadataNesting + 1), {})
+                     .status(),
+                 "metadata nests deeper than 255");
+    CheckInvalid(h.store()
+                     .Put(Cfg("t"), MakeCheckpoint(CpId(3)),
+                          Meta({{"list", Value(Value::Array{NestedMetadata(
+                                             kMaxMetadataNesting - 1)})}}),
+                          {})
+                     .status(),
+                 "metadata");
+    h.Reopen();
+    CHECK(MustGet(h.store(), Cfg("t", CpId(1))).metadata == deepest);
+    CHECK(Ids(Collect(h.store(), ListOf(Cfg("t", std::nullopt,
+                                            std::nullopt)))) == CpId(1));
+    CHECK(Unwrap(h.store().ListThreads({})).threads.size() == 1);
+  }
+}
 
 TEST_CASE_TEMPLATE_DEFINE("contract bad input", H, contract_bad_input) {
   RP_CONTRACT_USING;

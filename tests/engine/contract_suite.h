@@ -30,23 +30,24 @@
 
 // Instantiates every contract case for `Harness` (a type at global or named
 // namespace scope; use once per Harness per test binary).
-#define ROCKPOINT_CONTRACT_SUITE(Harness)                     \
-  TYPE_TO_STRING_AS(Harness::kName, Harness);                 \
-  TEST_CASE_TEMPLATE_INVOKE(contract_put, Harness);           \
-  TEST_CASE_TEMPLATE_INVOKE(contract_get, Harness);           \
-  TEST_CASE_TEMPLATE_INVOKE(contract_writes, Harness);        \
-  TEST_CASE_TEMPLATE_INVOKE(contract_list, Harness);          \
-  TEST_CASE_TEMPLATE_INVOKE(contract_delete_thread, Harness); \
-  TEST_CASE_TEMPLATE_INVOKE(contract_delete_runs, Harness);   \
-  TEST_CASE_TEMPLATE_INVOKE(contract_copy, Harness);          \
-  TEST_CASE_TEMPLATE_INVOKE(contract_copy_target, Harness);   \
-  TEST_CASE_TEMPLATE_INVOKE(contract_prune, Harness);         \
-  TEST_CASE_TEMPLATE_INVOKE(contract_delta, Harness);         \
-  TEST_CASE_TEMPLATE_INVOKE(contract_delta_safety, Harness);  \
-  TEST_CASE_TEMPLATE_INVOKE(contract_hidden, Harness);        \
-  TEST_CASE_TEMPLATE_INVOKE(contract_list_threads, Harness);  \
-  TEST_CASE_TEMPLATE_INVOKE(contract_ids, Harness);           \
-  TEST_CASE_TEMPLATE_INVOKE(contract_branches, Harness);      \
-  TEST_CASE_TEMPLATE_INVOKE(contract_versions, Harness);      \
-  TEST_CASE_TEMPLATE_INVOKE(contract_bad_input, Harness);     \
+#define ROCKPOINT_CONTRACT_SUITE(Harness)                        \
+  TYPE_TO_STRING_AS(Harness::kName, Harness);                    \
+  TEST_CASE_TEMPLATE_INVOKE(contract_put, Harness);              \
+  TEST_CASE_TEMPLATE_INVOKE(contract_get, Harness);              \
+  TEST_CASE_TEMPLATE_INVOKE(contract_writes, Harness);           \
+  TEST_CASE_TEMPLATE_INVOKE(contract_list, Harness);             \
+  TEST_CASE_TEMPLATE_INVOKE(contract_delete_thread, Harness);    \
+  TEST_CASE_TEMPLATE_INVOKE(contract_delete_runs, Harness);      \
+  TEST_CASE_TEMPLATE_INVOKE(contract_copy, Harness);             \
+  TEST_CASE_TEMPLATE_INVOKE(contract_copy_target, Harness);      \
+  TEST_CASE_TEMPLATE_INVOKE(contract_prune, Harness);            \
+  TEST_CASE_TEMPLATE_INVOKE(contract_delta, Harness);            \
+  TEST_CASE_TEMPLATE_INVOKE(contract_delta_safety, Harness);     \
+  TEST_CASE_TEMPLATE_INVOKE(contract_hidden, Harness);           \
+  TEST_CASE_TEMPLATE_INVOKE(contract_list_threads, Harness);     \
+  TEST_CASE_TEMPLATE_INVOKE(contract_ids, Harness);              \
+  TEST_CASE_TEMPLATE_INVOKE(contract_branches, Harness);         \
+  TEST_CASE_TEMPLATE_INVOKE(contract_versions, Harness);         \
+  TEST_CASE_TEMPLATE_INVOKE(contract_bad_input, Harness);        \
+  TEST_CASE_TEMPLATE_INVOKE(contract_metadata_nesting, Harness); \
   TEST_CASE_TEMPLATE_INVOKE(contract_close, Harness)
