@@ -4,13 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "doc_table.h"
 #include "keys/tuple.h"
 
 namespace rockpoint::keys {
@@ -109,43 +108,9 @@ std::string FromHex(const std::string& hex) {
   return out;
 }
 
-std::string Trim(const std::string& text) {
-  const size_t begin = text.find_first_not_of(" `");
-  if (begin == std::string::npos) return "";
-  const size_t end = text.find_last_not_of(" `");
-  return text.substr(begin, end + 1 - begin);
-}
-
 // Rows of the test-vector table in keys/FORMAT.md, as {code, tuple, hex}.
 std::vector<std::vector<std::string>> FormatDocVectors() {
-  const std::filesystem::path doc =
-      std::filesystem::path(ROCKPOINT_SOURCE_DIR) / "keys" / "FORMAT.md";
-  std::ifstream in(doc);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << doc.string());
-  std::vector<std::vector<std::string>> rows;
-  bool inside = false;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find("<!-- test-vectors:begin -->") != std::string::npos) {
-      inside = true;
-    } else if (line.find("<!-- test-vectors:end -->") != std::string::npos) {
-      inside = false;
-    } else if (inside && line.rfind("| ", 0) == 0 &&
-               line.rfind("| code |", 0) != 0) {
-      // "| `code` | `tuple` | `hex` |": split on " | " between the cells.
-      std::vector<std::string> cells;
-      std::string body = line.substr(1, line.size() - 2);
-      size_t start = 0;
-      while (true) {
-        const size_t bar = body.find(" | ", start);
-        cells.push_back(Trim(body.substr(start, bar - start)));
-        if (bar == std::string::npos) break;
-        start = bar + 3;
-      }
-      rows.push_back(cells);
-    }
-  }
-  return rows;
+  return testing::ReadDocTable("keys/FORMAT.md", "test-vectors", "| code |");
 }
 
 TEST_CASE("golden vectors: Encode gives the documented bytes") {

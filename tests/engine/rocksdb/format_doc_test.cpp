@@ -3,13 +3,12 @@
 // family and with the tuple shape a real store writes.
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "doc_table.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/layout_test_util.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
@@ -25,13 +24,6 @@ struct TagRow {
   std::vector<std::string> elements;  // of the key tuple: "\"cp\"", "thread"
 };
 
-std::string Trim(const std::string& text) {
-  const size_t begin = text.find_first_not_of(" `");
-  if (begin == std::string::npos) return "";
-  const size_t end = text.find_last_not_of(" `");
-  return text.substr(begin, end + 1 - begin);
-}
-
 // "(\"cp\", thread, ns)" -> {"\"cp\"", "thread", "ns"}; empty if the cell is
 // not a parenthesized tuple.
 std::vector<std::string> TupleElements(const std::string& cell) {
@@ -43,7 +35,7 @@ std::vector<std::string> TupleElements(const std::string& cell) {
   size_t start = 0;
   while (true) {
     const size_t comma = body.find(',', start);
-    elements.push_back(Trim(body.substr(start, comma - start)));
+    elements.push_back(TrimCell(body.substr(start, comma - start)));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -52,34 +44,12 @@ std::vector<std::string> TupleElements(const std::string& cell) {
 
 // The rows between <!-- key-tags:begin --> and <!-- key-tags:end -->.
 std::vector<TagRow> FormatDocTags() {
-  const std::filesystem::path doc =
-      std::filesystem::path(ROCKPOINT_SOURCE_DIR) / "engine" / "rocksdb" /
-      "FORMAT.md";
-  std::ifstream in(doc);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << doc.string());
   std::vector<TagRow> rows;
-  bool inside = false;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find("<!-- key-tags:begin -->") != std::string::npos) {
-      inside = true;
-    } else if (line.find("<!-- key-tags:end -->") != std::string::npos) {
-      inside = false;
-    } else if (inside && line.rfind("| ", 0) == 0 &&
-               line.rfind("| tag |", 0) != 0) {
-      std::vector<std::string> cells;
-      const std::string body = line.substr(1, line.size() - 2);
-      size_t start = 0;
-      while (true) {
-        const size_t bar = body.find(" | ", start);
-        cells.push_back(Trim(body.substr(start, bar - start)));
-        if (bar == std::string::npos) break;
-        start = bar + 3;
-      }
-      INFO(line);
-      REQUIRE(cells.size() == 4);
-      rows.push_back({cells[0], cells[1], TupleElements(cells[2])});
-    }
+  for (const std::vector<std::string>& cells :
+       ReadDocTable("engine/rocksdb/FORMAT.md", "key-tags", "| tag |")) {
+    INFO("row starting " << cells.front());
+    REQUIRE(cells.size() == 4);
+    rows.push_back({cells[0], cells[1], TupleElements(cells[2])});
   }
   return rows;
 }
