@@ -75,6 +75,40 @@ def _matches_missing(tuple_: CheckpointTuple, keys: list[str]) -> bool:
     return all(metadata.get(key) is None for key in keys)
 
 
+class _Pages:
+    """The paging rule of list() and alist(): each batch is filtered by the
+    keys the engine cannot compare (`missing`), at most `limit` tuples are
+    taken in all, and each next batch asked for is 4x larger, up to
+    _MAX_BATCH."""
+
+    def __init__(self, missing: list[str], limit: int | None) -> None:
+        self.missing = missing
+        self.left = limit
+        self.batch = _FIRST_BATCH if limit is None else min(limit, _MAX_BATCH)
+
+    def take(self, tuples: list[CheckpointTuple]) -> list[CheckpointTuple]:
+        taken = []
+        for tuple_ in tuples:
+            if self.missing and not _matches_missing(tuple_, self.missing):
+                continue
+            if self.left is not None:
+                if self.left <= 0:
+                    break
+                self.left -= 1
+            taken.append(tuple_)
+        return taken
+
+    def more(self, tuples: list[CheckpointTuple]) -> bool:
+        """Whether a cursor may hold tuples after the batch `tuples` and
+        more are wanted; grows the batch size when so."""
+        if len(tuples) < self.batch:
+            return False
+        if self.left is not None and self.left <= 0:
+            return False
+        self.batch = min(self.batch * 4, _MAX_BATCH)
+        return True
+
+
 class RockpointSaver(BaseCheckpointSaver[str]):
     """A checkpoint saver on a RocksDB store directory or in memory.
 
@@ -178,35 +212,24 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         native_filter, missing = _split_filter(filter)
         # With a Python-side rule the engine cannot apply the limit.
         native_limit = None if missing else limit
-        first_batch = _FIRST_BATCH if limit is None else min(limit, _MAX_BATCH)
+        pages = _Pages(missing, limit)
         tuples, cursor = self._shared.native.list(
-            config, native_filter, before, native_limit, first_batch, self.serde
+            config, native_filter, before, native_limit, pages.batch, self.serde
         )
-        return self._iterate(tuples, cursor, missing, limit, first_batch)
+        return self._iterate(tuples, cursor, pages)
 
     def _iterate(
         self,
         tuples: list[CheckpointTuple],
         cursor: _native.Cursor | None,
-        missing: list[str],
-        limit: int | None,
-        batch: int,
+        pages: _Pages,
     ) -> Iterator[CheckpointTuple]:
-        left = limit
         try:
             while True:
-                for tuple_ in tuples:
-                    if missing and not _matches_missing(tuple_, missing):
-                        continue
-                    if left is not None:
-                        if left <= 0:
-                            return
-                        left -= 1
-                    yield tuple_
-                if cursor is None or len(tuples) < batch:
+                yield from pages.take(tuples)
+                if cursor is None or not pages.more(tuples):
                     return
-                batch = min(batch * 4, _MAX_BATCH)
-                tuples = cursor.next(batch, self.serde)
+                tuples = cursor.next(pages.batch, self.serde)
         finally:
             if cursor is not None:
                 cursor.close()
@@ -314,33 +337,31 @@ class RockpointSaver(BaseCheckpointSaver[str]):
     ) -> AsyncIterator[CheckpointTuple]:
         native_filter, missing = _split_filter(filter)
         native_limit = None if missing else limit
-        batch = _FIRST_BATCH if limit is None else min(limit, _MAX_BATCH)
+        pages = _Pages(missing, limit)
         native = self._shared.native
         call = partial(
-            native.list, config, native_filter, before, native_limit, batch, self.serde
+            native.list,
+            config,
+            native_filter,
+            before,
+            native_limit,
+            pages.batch,
+            self.serde,
         )
         if self._reads_inline():
             tuples, cursor = call()
         else:
             tuples, cursor = await self._off_loop(call)
-        left = limit
         try:
             while True:
-                for tuple_ in tuples:
-                    if missing and not _matches_missing(tuple_, missing):
-                        continue
-                    if left is not None:
-                        if left <= 0:
-                            return
-                        left -= 1
+                for tuple_ in pages.take(tuples):
                     yield tuple_
-                if cursor is None or len(tuples) < batch:
+                if cursor is None or not pages.more(tuples):
                     return
-                batch = min(batch * 4, _MAX_BATCH)
                 if self._reads_inline():
-                    tuples = cursor.next(batch, self.serde)
+                    tuples = cursor.next(pages.batch, self.serde)
                 else:
-                    tuples = await self._off_loop(cursor.next, batch, self.serde)
+                    tuples = await self._off_loop(cursor.next, pages.batch, self.serde)
         finally:
             if cursor is not None:
                 cursor.close()
