@@ -86,7 +86,7 @@ DeltaHistory DeltaHistoryOf(const Namespace& ns, const std::string& target,
     history[channel];
     open.insert(channel);
   }
-  std::set<std::string> visited;
+  std::set<std::string> visited{target};  // a cycle ends before the target
   std::optional<std::string> current = ns.checkpoints.at(target).parent_id;
   while (current && !open.empty() && visited.insert(*current).second) {
     auto it = ns.checkpoints.find(*current);
@@ -128,7 +128,7 @@ void Retain(Namespace& ns, const std::set<std::string>& visible) {
     auto kept = ns.checkpoints.find(id);
     if (kept == ns.checkpoints.end()) continue;
     std::set<std::string> open = UnresolvedChannels(ns, kept->second);
-    std::set<std::string> visited;
+    std::set<std::string> visited{id};
     std::optional<std::string> current = kept->second.parent_id;
     while (current && !open.empty() && visited.insert(*current).second) {
       auto it = ns.checkpoints.find(*current);

@@ -179,6 +179,7 @@ class ParentWalk {
         return Status::NotFound(
             "the thread and namespace of config have no checkpoint");
       }
+      visited_.VisitTarget(latest);
     }
     // Copied: the header views the iterator's value.
     if (header_.parent_id) next_.emplace(*header_.parent_id);

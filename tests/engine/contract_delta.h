@@ -153,6 +153,23 @@ TEST_CASE_TEMPLATE_DEFINE("contract get_delta_channel_history", H,
     CHECK(HistoryOf(h.store(), Cfg("t", CpId(3))) == "-: cp0002/k#0=w2");
   }
 
+  SUBCASE("a parent cycle ends the walk before it repeats the target") {
+    // 01, then 02 (parent 01), then 01 again with parent 02: a cycle. The
+    // target counts as walked, whether named or latest, so each checkpoint's
+    // history holds only the other one's writes.
+    PutDeltaStep(h.store(), "t", CpId(1), {}, int64_t{1}, {}, {"w1"});
+    PutDeltaStep(h.store(), "t", CpId(2), CpId(1), int64_t{2}, {}, {"w2"});
+    DoPut(h.store(), {.thread = "t",
+                      .id = CpId(1),
+                      .parent = CpId(2),
+                      .versions = {{"msgs", int64_t{1}}},
+                      .new_versions = ChannelVersions{}});
+    h.Reopen();
+    CHECK(HistoryOf(h.store(), Cfg("t", CpId(2))) == "-: cp0001/k#0=w1");
+    CHECK(HistoryOf(h.store(), Cfg("t")) == "-: cp0001/k#0=w1");
+    CHECK(HistoryOf(h.store(), Cfg("t", CpId(1))) == "-: cp0002/k#0=w2");
+  }
+
   SUBCASE("\"empty\" versions and inherited values are not seeds") {
     PutDeltaStep(h.store(), "t", CpId(1), {}, int64_t{1}, "S1", {"w1"});
     // Unchanged version (not in new_versions): reads S1, stores nothing.

@@ -6,8 +6,9 @@
 // retention over forks). A divergence prints its seed and step; rerun one
 // seed with -tc="differential*" -sc="*" and ROCKPOINT_DIFFERENTIAL_SEED.
 //
-// Puts use a fresh, increasing checkpoint id per (thread, namespace): a put
-// that reuses an id with another parent (a parent cycle) is not generated.
+// Most puts use a fresh, increasing checkpoint id; one in eight puts an
+// existing id again with any parent, so histories also hold parents with
+// larger ids than their children and parent cycles.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -156,8 +157,9 @@ class Sequence {
     std::vector<std::string>& ids = ids_[{thread, ns}];
     std::optional<std::string> parent;
     if (!ids.empty() && Pick(4) != 0) parent = PickOf(ids);
-    const std::string id = CpId(++next_id_);
-    ids.push_back(id);
+    const bool again = !ids.empty() && Pick(8) == 0;
+    const std::string id = again ? PickOf(ids) : CpId(++next_id_);
+    if (!again) ids.push_back(id);
     std::map<std::string, TypedValue> values;
     ChannelVersions versions, new_versions;
     for (const std::string& channel : kChannels) {
