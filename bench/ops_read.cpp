@@ -72,10 +72,26 @@ Status MeasureGets(BenchContext& ctx, Stores* stores, const std::string& g,
     lap.Start();
     return raw.GetLastWithPrefix(prefix, &value);
   };
-  RP_RETURN_IF_ERROR(ctx.Compare("get_tuple latest", variant, plan,
-                                 {{kRockpoint, latest_on(*stores->rockpoint)},
-                                  {kSqlite, latest_on(*stores->sqlite)},
-                                  {kRawRocksDb, raw_latest}}));
+  // The records one get_tuple checks: the checkpoint's, its blobs' and its
+  // two pending writes' (Prefill's shape).
+  const auto values = MakeChannelValues(shape, 3);
+  const std::vector<std::string> write_records =
+      WriteRecords(MakeWrites(2, 128, 7));
+  auto checksum_read = [&](size_t thread, size_t step) -> TimedOp {
+    return [&, thread, step](int, size_t, Lap& lap) -> Status {
+      std::vector<std::string> records =
+          PutRecords(MakeStep(ThreadId(g, thread), step, values));
+      records.insert(records.end(), write_records.begin(), write_records.end());
+      lap.Start();
+      return ChecksumRecords(records);
+    };
+  };
+  RP_RETURN_IF_ERROR(
+      ctx.Compare("get_tuple latest", variant, plan,
+                  {{kRockpoint, latest_on(*stores->rockpoint)},
+                   {kSqlite, latest_on(*stores->sqlite)},
+                   {kRawRocksDb, raw_latest},
+                   {kRecordChecksum, checksum_read(0, length - 1)}}));
 
   auto by_id_on = [&](Checkpointer& store) -> TimedOp {
     return [&store, &g, threads, length](int, size_t i, Lap& lap) -> Status {
@@ -95,7 +111,8 @@ Status MeasureGets(BenchContext& ctx, Stores* stores, const std::string& g,
   return ctx.Compare("get_tuple by id", variant, plan,
                      {{kRockpoint, by_id_on(*stores->rockpoint)},
                       {kSqlite, by_id_on(*stores->sqlite)},
-                      {kRawRocksDb, raw_by_id}});
+                      {kRawRocksDb, raw_by_id},
+                      {kRecordChecksum, checksum_read(0, 0)}});
 }
 
 // Lists and pulls every tuple; Corruption unless exactly `expected` come

@@ -37,12 +37,19 @@ Status MeasurePut(BenchContext& ctx, Stores* stores, const std::string& prefix,
     lap.Start();
     return raw.Put(record.key, record.value);
   };
+  auto checksum_put = [&](int t, size_t i, Lap& lap) -> Status {
+    const std::vector<std::string> records =
+        PutRecords(MakeStep(ThreadId(prefix, t), i, values));
+    lap.Start();
+    return ChecksumRecords(records);
+  };
   return ctx.Compare(
       "put", variant,
       ctx.Plan(threads, PutOps(ctx.options, shape.state_bytes, threads, sync)),
       {{kRockpoint, put_on(*stores->rockpoint)},
        {kSqlite, put_on(*stores->sqlite)},
-       {kRawRocksDb, raw_put}});
+       {kRawRocksDb, raw_put},
+       {kRecordChecksum, checksum_put}});
 }
 
 // One put_writes per call: the base shape's state as one write per channel,

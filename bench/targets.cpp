@@ -145,6 +145,41 @@ void ReadTargets(const Report& report, std::vector<TargetCheck>* out) {
   out->push_back(list);
 }
 
+// The record checksums' share of one operation: their time alone over
+// rockpoint's time for the whole operation, under 5%.
+TargetCheck ChecksumShare(const Report& report, const std::string& operation,
+                          const std::string& variant, const std::string& what) {
+  TargetCheck check{
+      "record checksums in " + what, "< 5% of the operation", "n/a", {}};
+  const auto share =
+      Speedup(report.results, operation, variant, kRecordChecksum);
+  if (share) {
+    check.measured = Fixed("%.1f%%", 100 * *share);
+    check.met = *share < 0.05;
+  }
+  return check;
+}
+
+void ChecksumTargets(const Report& report, std::vector<TargetCheck>* out) {
+  const BenchOptions& options = *report.options;
+  for (const int channels : options.channels) {
+    const StateShape shape{options.state_bytes.front(), channels};
+    if (options.Runs("put")) {
+      out->push_back(ChecksumShare(report, "put", PutVariant(shape, 1, false),
+                                   "put, no fsync, " + shape.Label()));
+    }
+    if (!options.Runs("get")) continue;
+    const std::string variant =
+        GetVariant(shape, ReadThreads(options, shape.state_bytes),
+                   options.short_thread_length);
+    for (const char* operation : {"get_tuple latest", "get_tuple by id"}) {
+      out->push_back(
+          ChecksumShare(report, operation, variant,
+                        std::string(operation) + ", " + shape.Label()));
+    }
+  }
+}
+
 void DeltaTargets(const Report& report, std::vector<TargetCheck>* out) {
   const BenchOptions& options = *report.options;
   const size_t chain =
@@ -230,6 +265,7 @@ std::vector<TargetCheck> CheckTargets(const Report& report) {
   if (options.Runs("put")) PutTargets(report, &checks);
   if (options.Runs("get")) ReadTargets(report, &checks);
   if (options.Runs("delta")) DeltaTargets(report, &checks);
+  ChecksumTargets(report, &checks);
   if (options.Runs("storage")) StorageTargets(report, &checks);
   TargetCheck async{"async durability, 1 ms node",
                     "step time ~ max(node, persist), not the sum (async <= "

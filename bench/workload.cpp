@@ -141,8 +141,7 @@ Status FillThread(Checkpointer& store, const std::string& thread, size_t steps,
   return Status::OK();
 }
 
-RawRecord RawCheckpoint(const PutArgs& args) {
-  const std::string& thread = *args.config.thread_id;
+std::vector<std::string> PutRecords(const PutArgs& args) {
   serde::CheckpointRecord record;
   record.header.parent_id = args.config.checkpoint_id;
   record.header.channel_versions = args.checkpoint.channel_versions;
@@ -155,16 +154,40 @@ RawRecord RawCheckpoint(const PutArgs& args) {
   record.ts = args.checkpoint.ts;
   record.versions_seen = args.checkpoint.versions_seen;
   record.metadata = args.metadata;
-  RawRecord raw;
-  raw.key = RawCheckpointKey(thread, args.checkpoint.id);
-  raw.value = serde::EncodeCheckpointRecord(record);
+  std::vector<std::string> records = {serde::EncodeCheckpointRecord(record)};
   for (const auto& [channel, version] : args.new_versions) {
     serde::BlobRecord blob;
     const auto value = args.checkpoint.channel_values.find(channel);
     blob.empty = value == args.checkpoint.channel_values.end();
     if (!blob.empty) blob.value = value->second;
-    raw.value += serde::EncodeBlobRecord(blob);
+    records.push_back(serde::EncodeBlobRecord(blob));
   }
+  return records;
+}
+
+std::vector<std::string> WriteRecords(const std::vector<ChannelWrite>& writes) {
+  std::vector<std::string> records;
+  for (const ChannelWrite& write : writes) {
+    records.push_back(serde::EncodeWriteRecord({write.channel, write.value}));
+  }
+  return records;
+}
+
+Status ChecksumRecords(const std::vector<std::string>& records) {
+  uint32_t combined = 0;
+  for (const std::string& record : records) {
+    combined ^= serde::RecordChecksum(std::string_view(record).substr(
+        0, record.size() - serde::kRecordChecksumSize));
+  }
+  static volatile uint32_t sink;  // keeps the work from being optimized out
+  sink = combined;
+  return Status::OK();
+}
+
+RawRecord RawCheckpoint(const PutArgs& args) {
+  RawRecord raw;
+  raw.key = RawCheckpointKey(*args.config.thread_id, args.checkpoint.id);
+  for (const std::string& record : PutRecords(args)) raw.value += record;
   return raw;
 }
 
@@ -184,9 +207,7 @@ RawRecord RawWrites(const std::string& thread, const std::string& checkpoint_id,
   RawRecord raw;
   raw.key = keys::Encode({std::string("wr"), thread, std::string(),
                           checkpoint_id, std::string(), task_id, int64_t{0}});
-  for (const ChannelWrite& write : writes) {
-    raw.value += serde::EncodeWriteRecord({write.channel, write.value});
-  }
+  for (const std::string& record : WriteRecords(writes)) raw.value += record;
   return raw;
 }
 

@@ -83,16 +83,23 @@ struct RawRecord {
   std::string key;
   std::string value;
 };
-// Key ("cp", thread, "", id); value: the checkpoint record followed by the
-// blob record of every new version.
+// The records a put of `args` stores, each as encoded (sealed): the
+// checkpoint record, then the blob record of every new version.
+std::vector<std::string> PutRecords(const PutArgs& args);
+// The write records of `writes`, each as encoded (sealed).
+std::vector<std::string> WriteRecords(const std::vector<ChannelWrite>& writes);
+// Computes the checksum of every record of `records` as sealing or
+// checking it does (serde::RecordChecksum over all but the trailer); OK.
+Status ChecksumRecords(const std::vector<std::string>& records);
+// Key ("cp", thread, "", id); value: PutRecords(args) concatenated.
 RawRecord RawCheckpoint(const PutArgs& args);
 // Key ("cp", thread, "", checkpoint_id).
 std::string RawCheckpointKey(const std::string& thread,
                              const std::string& checkpoint_id);
 // Key ("cp", thread, ""): the prefix of a thread's raw checkpoints.
 std::string RawCheckpointPrefix(const std::string& thread);
-// Key ("wr", thread, "", checkpoint_id, "", task_id, 0); value: the write
-// records of `writes`, concatenated.
+// Key ("wr", thread, "", checkpoint_id, "", task_id, 0); value:
+// WriteRecords(writes) concatenated.
 RawRecord RawWrites(const std::string& thread, const std::string& checkpoint_id,
                     const std::string& task_id,
                     const std::vector<ChannelWrite>& writes);

@@ -3,6 +3,11 @@
 find_package(Threads REQUIRED)
 find_package(RocksDB REQUIRED CONFIG)
 find_package(SQLite3 REQUIRED)
+# xxHash (Debian: libxxhash-dev) for record checksums, header-only.
+find_path(ROCKPOINT_XXHASH_INCLUDE_DIR xxhash.h)
+if(NOT ROCKPOINT_XXHASH_INCLUDE_DIR)
+  message(FATAL_ERROR "xxhash.h not found: install libxxhash-dev")
+endif()
 find_package(msgpack-cxx CONFIG QUIET)
 if(NOT TARGET msgpack-cxx)
   find_package(msgpack REQUIRED CONFIG)

@@ -221,11 +221,9 @@ bool DirectDecodeCheckpointRecord(std::string_view record,
 }
 
 bool DirectDecodeBlobRecord(std::string_view record, BlobRecordView* out) {
-  if (record.empty() ||
-      static_cast<uint8_t>(record[0]) != kRecordFormatVersion) {
-    return false;
-  }
-  MsgpackReader reader(record.substr(1));
+  std::string_view payload;
+  if (!OpenRecordFast(record, &payload)) return false;
+  MsgpackReader reader(payload);
   if (reader.Nil()) {
     out->empty = true;
     out->type = {};

@@ -163,16 +163,12 @@ class MsgpackReader {
 };
 
 // Splits a checkpoint record into its header and body bytes, checking the
-// version byte and header_len as SplitCheckpoint in records.cpp does; false
+// frame and header_len as SplitCheckpoint in records.cpp does; false
 // where that would return Corruption.
 inline bool SplitCheckpointBytes(std::string_view record,
                                  std::string_view* header,
                                  std::string_view* body) {
-  if (record.empty() ||
-      static_cast<uint8_t>(record[0]) != kRecordFormatVersion) {
-    return false;
-  }
-  record.remove_prefix(1);
+  if (!OpenRecordFast(record, &record)) return false;
   uint32_t length = 0;
   size_t used = 0;
   for (;; ++used) {

@@ -121,11 +121,9 @@ bool DirectDecodeCheckpointHeader(std::string_view record,
 }
 
 bool DirectDecodeWriteRecord(std::string_view record, WriteRecordView* out) {
-  if (record.empty() ||
-      static_cast<uint8_t>(record[0]) != kRecordFormatVersion) {
-    return false;
-  }
-  MsgpackReader reader(record.substr(1));
+  std::string_view payload;
+  if (!OpenRecordFast(record, &payload)) return false;
+  MsgpackReader reader(payload);
   uint32_t fields = 0;
   return reader.ArrayHeader(&fields) && fields == 3 &&
          reader.Str(&out->channel) && reader.Str(&out->type) &&

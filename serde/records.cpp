@@ -131,21 +131,6 @@ void AppendBody(const CheckpointRecord& record, std::string* out) {
 
 // ---- Decoding ----
 
-// Checks the leading version byte; returns the bytes after it.
-Result<std::string_view> StripVersion(std::string_view bytes,
-                                      std::string_view record) {
-  if (bytes.empty()) {
-    return Status::Corruption(std::string(record) + ": empty record");
-  }
-  uint8_t version = static_cast<uint8_t>(bytes[0]);
-  if (version != kRecordFormatVersion) {
-    return Status::Corruption(std::string(record) +
-                              ": unsupported record format version " +
-                              std::to_string(version));
-  }
-  return bytes.substr(1);
-}
-
 Status VarintError(std::string_view what) {
   return Status::Corruption(std::string(kCheckpointRecord) + ": header_len " +
                             std::string(what));
@@ -159,7 +144,7 @@ struct CheckpointParts {
 
 Result<CheckpointParts> SplitCheckpoint(std::string_view bytes) {
   RP_ASSIGN_OR_RETURN(std::string_view rest,
-                      StripVersion(bytes, kCheckpointRecord));
+                      OpenRecord(bytes, kCheckpointRecord));
   uint32_t header_len = 0;
   size_t used = 0;
   for (;; ++used) {
@@ -262,10 +247,11 @@ std::string EncodeCheckpointRecord(const CheckpointRecord& record) {
   AppendHeader(record.header, &header);
   std::string out;
   out.reserve(header.size() + 64);
-  out.push_back(static_cast<char>(kRecordFormatVersion));
+  BeginRecord(&out);
   AppendVarint32(static_cast<uint32_t>(header.size()), &out);
   out.append(header);
   AppendBody(record, &out);
+  SealRecord(&out);
   return out;
 }
 
@@ -285,17 +271,19 @@ Result<CheckpointHeader> DecodeCheckpointHeader(std::string_view bytes) {
 }
 
 std::string EncodeBlobRecord(const BlobRecord& record) {
-  std::string out(1, static_cast<char>(kRecordFormatVersion));
+  std::string out;
+  BeginRecord(&out);
   if (record.empty) {
     AppendNil(&out);
   } else {
     AppendTypedValue(record.value, &out);
   }
+  SealRecord(&out);
   return out;
 }
 
 Result<BlobRecord> DecodeBlobRecord(std::string_view bytes) {
-  RP_ASSIGN_OR_RETURN(std::string_view rest, StripVersion(bytes, kBlobRecord));
+  RP_ASSIGN_OR_RETURN(std::string_view rest, OpenRecord(bytes, kBlobRecord));
   RP_ASSIGN_OR_RETURN(MsgpackTree tree,
                       ParseRecordPart(rest, kBlobRecord, "value"));
   BlobRecord record;
@@ -313,16 +301,18 @@ Result<BlobRecord> DecodeBlobRecord(std::string_view bytes) {
 }
 
 std::string EncodeWriteRecord(const WriteRecord& record) {
-  std::string out(1, static_cast<char>(kRecordFormatVersion));
+  std::string out;
+  BeginRecord(&out);
   AppendArrayHeader(kWriteFields, &out);
   AppendStr(record.channel, &out);
   AppendStr(record.value.type, &out);
   AppendBin(record.value.bytes, &out);
+  SealRecord(&out);
   return out;
 }
 
 Result<WriteRecord> DecodeWriteRecord(std::string_view bytes) {
-  RP_ASSIGN_OR_RETURN(std::string_view rest, StripVersion(bytes, kWriteRecord));
+  RP_ASSIGN_OR_RETURN(std::string_view rest, OpenRecord(bytes, kWriteRecord));
   RP_ASSIGN_OR_RETURN(MsgpackTree tree,
                       ParseRecordPart(rest, kWriteRecord, "write"));
   const MsgpackNode& root = tree.root();

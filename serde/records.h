@@ -1,6 +1,7 @@
 // Record formats stored by the RocksDB backend (values of its column
 // families). Keys are tuples (keys/); these are the values. Every record
-// starts with a format version byte; the grammar of each is in
+// is framed by a format version byte and a checksum (serde/record_frame.h);
+// the grammar of each is in
 // serde/FORMAT.md. Decoding is strict: Corruption on anything malformed,
 // never a partial record.
 //
@@ -17,11 +18,9 @@
 #include "rockpoint/status.h"
 #include "rockpoint/typed_value.h"
 #include "rockpoint/value.h"
+#include "serde/record_frame.h"
 
 namespace rockpoint::serde {
-
-// Current record format version. Persisted: bump on any change, never reuse.
-inline constexpr uint8_t kRecordFormatVersion = 1;
 
 // The part of a checkpoint record the delta-history walk reads: it can be
 // decoded without decoding the rest.

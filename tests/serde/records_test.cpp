@@ -29,7 +29,8 @@ CheckpointRecord SmallCheckpoint() {
   return record;
 }
 
-// A checkpoint record built from its parts: [1][varint len][header][body].
+// A format 1 checkpoint record (no checksum, so that a test can hand-craft
+// one) built from its parts: [1][varint len][header][body].
 std::string CheckpointBytes(const std::string& header_hex,
                             const std::string& body_hex) {
   std::string header = Hex(header_hex);
@@ -48,7 +49,8 @@ void CheckCorruptionMentions(const Status& status, const std::string& text) {
 
 TEST_CASE("golden: checkpoint record") {
   std::string encoded = EncodeCheckpointRecord(SmallCheckpoint());
-  CHECK(ToHex(encoded) == "010a" + std::string(kSmallHeader) + kSmallBody);
+  CHECK(ToHex(encoded) ==
+        "020a" + std::string(kSmallHeader) + kSmallBody + "ad2e6286");
   Result<CheckpointRecord> decoded = DecodeCheckpointRecord(encoded);
   REQUIRE(decoded.ok());
   CHECK(*decoded == SmallCheckpoint());
@@ -56,13 +58,14 @@ TEST_CASE("golden: checkpoint record") {
 
 TEST_CASE("golden: blob records, value and empty marker") {
   BlobRecord blob{false, TypedValue{"json", "{}"}};
-  CHECK(ToHex(EncodeBlobRecord(blob)) == "0192a46a736f6ec4027b7d");
+  CHECK(ToHex(EncodeBlobRecord(blob)) == "0292a46a736f6ec4027b7dcadc298e");
   BlobRecord empty{true, {}};
-  CHECK(ToHex(EncodeBlobRecord(empty)) == "01c0");
-  Result<BlobRecord> decoded = DecodeBlobRecord(Hex("0192a46a736f6ec4027b7d"));
+  CHECK(ToHex(EncodeBlobRecord(empty)) == "02c0c012930a");
+  Result<BlobRecord> decoded =
+      DecodeBlobRecord(Hex("0292a46a736f6ec4027b7dcadc298e"));
   REQUIRE(decoded.ok());
   CHECK(*decoded == blob);
-  Result<BlobRecord> decoded_empty = DecodeBlobRecord(Hex("01c0"));
+  Result<BlobRecord> decoded_empty = DecodeBlobRecord(Hex("02c0c012930a"));
   REQUIRE(decoded_empty.ok());
   CHECK(decoded_empty->empty);
   CHECK(*decoded_empty == empty);
@@ -70,9 +73,10 @@ TEST_CASE("golden: blob records, value and empty marker") {
 
 TEST_CASE("golden: write record") {
   WriteRecord write{"c", TypedValue{"msgpack", "\x01"}};
-  CHECK(ToHex(EncodeWriteRecord(write)) == "0193a163a76d73677061636bc40101");
+  CHECK(ToHex(EncodeWriteRecord(write)) ==
+        "0293a163a76d73677061636bc40101c81fc467");
   Result<WriteRecord> decoded =
-      DecodeWriteRecord(Hex("0193a163a76d73677061636bc40101"));
+      DecodeWriteRecord(Hex("0293a163a76d73677061636bc40101c81fc467"));
   REQUIRE(decoded.ok());
   CHECK(*decoded == write);
 }
