@@ -7,6 +7,7 @@
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
 #include "engine/validation.h"
+#include "keys/tuple.h"
 #include "rockpoint/version.h"
 
 namespace rockpoint {
@@ -16,14 +17,39 @@ constexpr std::string_view kFormatVersionKey = "format_version";
 constexpr std::string_view kCreatedByKey = "created_by";
 const std::string kCreatedBy = std::string("rockpoint ") + kVersion;
 
+// The name of a column family other than `default` that holds a key, or
+// nullopt when every one is empty: a store is new only if none holds data.
+Result<std::optional<std::string>> FamilyWithData(
+    RocksDbCheckpointer::Impl& impl) {
+  for (rocksdb::ColumnFamilyHandle* family :
+       {impl.checkpoints, impl.blobs, impl.writes, impl.index, impl.meta}) {
+    std::unique_ptr<rocksdb::Iterator> it(
+        impl.db->NewIterator(rocksdb::ReadOptions(), family));
+    it->SeekToFirst();
+    RP_RETURN_IF_ERROR(ToStatus(it->status(), "open " + impl.options.path));
+    if (it->Valid()) return std::optional<std::string>(family->GetName());
+  }
+  return std::optional<std::string>();
+}
+
 // Reads the format version in `meta`, writes it (and created_by) into a
-// new store, refuses a newer one.
+// new store, refuses a newer one. A store that holds data but no format
+// version lost its `meta` record: Corruption, never a silent re-stamp.
 Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
   const std::string key = rocksdb_layout::MetaKey(kFormatVersionKey);
   std::string stored;
   rocksdb::Status read =
       impl.db->Get(rocksdb::ReadOptions(), impl.meta, key, &stored);
   if (read.IsNotFound()) {
+    RP_ASSIGN_OR_RETURN(std::optional<std::string> family,
+                        FamilyWithData(impl));
+    if (family) {
+      return Status::Corruption(
+          "store has no format version record " + keys::Describe(key) +
+          " in meta, but its " + *family +
+          " column family holds data (a damaged store; not re-stamped): " +
+          impl.options.path);
+    }
     if (impl.options.read_only) {
       return Status::InvalidArgument(
           "store has no format version (not a "

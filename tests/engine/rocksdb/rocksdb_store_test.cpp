@@ -35,6 +35,72 @@ TEST_CASE("rocksdb layout: a store of a newer format version is refused") {
   }
 }
 
+// Issue #19, defect 3: a read-write open stamped a new format version over
+// a store whose `meta` record was lost, "repairing" it without a word.
+TEST_CASE(
+    "rocksdb layout: regression: a lost format version is Corruption, not "
+    "re-stamped") {
+  TempDir dir;
+  const std::string path = dir.Sub("store");
+  {
+    auto store = OpenAt(path);
+    DoPut(*store, {.thread = "t",
+                   .id = CpId(1),
+                   .values = {{"a", Val("1")}},
+                   .versions = {{"a", int64_t{1}}}});
+  }
+  const std::string version_key = keys::Encode(T({S("format_version")}));
+  {
+    RawDb raw(path);
+    REQUIRE(raw.db
+                ->Delete(rocksdb::WriteOptions(), raw.by_name.at("meta"),
+                         version_key)
+                .ok());
+  }
+  for (bool read_only : {false, true}) {
+    RocksDbOptions options;
+    options.path = path;
+    options.read_only = read_only;
+    Status status = RocksDbCheckpointer::Open(options).status();
+    INFO(status.ToString());
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find(keys::Describe(version_key)) !=
+          std::string::npos);
+  }
+  // Nothing was written: the record is still missing.
+  RawDb raw(path);
+  std::string value;
+  CHECK(raw.db
+            ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"), version_key,
+                  &value)
+            .IsNotFound());
+}
+
+TEST_CASE("rocksdb layout: a new or empty store is stamped with its version") {
+  TempDir dir;
+  const std::string path = dir.Sub("store");
+  OpenAt(path).reset();
+  {
+    RawDb raw(path);
+    auto* meta = raw.by_name.at("meta");
+    for (const char* name : {"format_version", "created_by"}) {
+      REQUIRE(raw.db
+                  ->Delete(rocksdb::WriteOptions(), meta,
+                           keys::Encode(T({S(name)})))
+                  .ok());
+    }
+  }
+  // Every family is empty: the store is new, and a read-write open stamps.
+  OpenAt(path).reset();
+  RawDb raw(path);
+  std::string value;
+  REQUIRE(raw.db
+              ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"),
+                    keys::Encode(T({S("format_version")})), &value)
+              .ok());
+  CHECK(value == std::to_string(RocksDbCheckpointer::kFormatVersion));
+}
+
 TEST_CASE("rocksdb layout: read-only mode reads and refuses every write") {
   TempDir dir;
   const std::string path = dir.Sub("store");

@@ -227,6 +227,33 @@ TEST_CASE("sqlite refuses a database with a newer schema version") {
         std::vector<std::string>{"2"});
 }
 
+// Issue #19, defect 3 (SQLite): a read-write open re-created the schema and
+// stamped user_version over a database whose version was lost.
+TEST_CASE(
+    "sqlite regression: a lost schema version is Corruption, not re-stamped") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  DoPut(*OpenStore(path), {.thread = "t", .id = CpId(1)});
+  RawDb(path).Exec("PRAGMA user_version = 0");
+  for (bool read_only : {false, true}) {
+    Result<std::unique_ptr<SqliteCheckpointer>> opened =
+        SqliteCheckpointer::Open(
+            SqliteOptions{.path = path, .read_only = read_only});
+    REQUIRE_FALSE(opened.ok());
+    INFO(opened.status().ToString());
+    CHECK(opened.status().IsCorruption());
+    CHECK(opened.status().message().find("user_version") != std::string::npos);
+  }
+  CHECK(RawDb(path).Column("PRAGMA user_version") ==
+        std::vector<std::string>{"0"});
+  // A database without rockpoint tables is new: the schema is created.
+  const std::string other = dir.Sub("other.sqlite");
+  RawDb(other).Exec("CREATE TABLE unrelated (x)");
+  DoPut(*OpenStore(other), {.thread = "t", .id = CpId(1)});
+  CHECK(RawDb(other).Column("PRAGMA user_version") ==
+        std::vector<std::string>{"1"});
+}
+
 TEST_CASE("sqlite open errors are statuses") {
   TempDir dir;
   CHECK(SqliteCheckpointer::Open(SqliteOptions{}).status().IsInvalidArgument());
