@@ -37,6 +37,17 @@ inline RocksDbCheckpointer::Impl& ImplOf(RocksDbCheckpointer& store) {
   return *store.impl_;
 }
 
+// Opens a store on the file system of `env`: RocksDbCheckpointer::Open
+// passes nullptr (the default Env); a test passes an Env over a
+// fault-injecting rocksdb::FileSystem. Every file and directory the store
+// creates, its own directory included, goes through that file system.
+// REQUIRES: `env` (when given) outlives the store.
+class RocksDbOpener {
+ public:
+  static Result<std::unique_ptr<RocksDbCheckpointer>> Open(
+      const RocksDbOptions& options, rocksdb::Env* env);
+};
+
 // The one translation of a RocksDB status. `context` says what was being
 // done (e.g. "put", "open /path"); a lock failure on open becomes Busy.
 Status ToStatus(const rocksdb::Status& status, std::string_view context);

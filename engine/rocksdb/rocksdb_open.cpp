@@ -1,8 +1,11 @@
 // Opening a store: options, column families, the format version in `meta`,
 // the lock (Busy), read-only mode. Also the public class's forwarding
 // methods.
+#include <rocksdb/file_system.h>
+
 #include <charconv>
 
+#include "engine/durable_file.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
@@ -82,17 +85,53 @@ Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
   return Status::OK();
 }
 
+// Creates the store directory `path` if it is missing, and makes its entry
+// durable: RocksDB creates a missing directory but never fsyncs its parent,
+// so after a power loss the whole store (every synced write in it) could
+// vanish. Only the last component is created; a missing parent is IOError.
+Status CreateStoreDirectory(rocksdb::FileSystem& fs, const std::string& path) {
+  const rocksdb::IOOptions io;
+  const rocksdb::IOStatus exists = fs.FileExists(path, io, nullptr);
+  if (exists.ok()) return Status::OK();
+  if (!exists.IsNotFound()) {
+    return ToStatus(exists, "open " + path);
+  }
+  RP_RETURN_IF_ERROR(ToStatus(fs.CreateDirIfMissing(path, io, nullptr),
+                              "create store directory " + path));
+  const std::string parent = ParentDirectory(path);
+  std::unique_ptr<rocksdb::FSDirectory> directory;
+  rocksdb::IOStatus synced = fs.NewDirectory(parent, io, &directory, nullptr);
+  if (synced.ok()) synced = directory->Fsync(io, nullptr);
+  if (directory) {
+    rocksdb::IOStatus closed = directory->Close(io, nullptr);
+    if (synced.ok()) synced = closed;
+  }
+  return ToStatus(synced,
+                  "sync " + parent + " (the parent of new store " + path + ")");
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbCheckpointer::Open(
     const RocksDbOptions& options) {
+  return RocksDbOpener::Open(options, nullptr);
+}
+
+Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
+    const RocksDbOptions& options, rocksdb::Env* env) {
+  using Impl = RocksDbCheckpointer::Impl;
   if (options.path.empty()) {
     return Status::InvalidArgument("options.path is missing");
   }
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   StoreOptions store = MakeStoreOptions(options);
+  if (env != nullptr) store.db.env = env;
   impl->statistics = store.db.statistics;
+  if (!options.read_only && options.create_if_missing) {
+    RP_RETURN_IF_ERROR(
+        CreateStoreDirectory(*store.db.env->GetFileSystem(), options.path));
+  }
 
   rocksdb::DB* db = nullptr;
   rocksdb::Status opened;
