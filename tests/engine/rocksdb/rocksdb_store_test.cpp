@@ -5,7 +5,10 @@
 // the store).
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "engine/rocksdb/layout_test_util.h"
+#include "engine/rocksdb/rocksdb_maintenance.h"
 
 namespace rockpoint::testing {
 namespace {
@@ -210,6 +213,61 @@ TEST_CASE("rocksdb layout: a corrupted record is Corruption naming its key") {
     names(store->GetTuple(Cfg("t", CpId(1))).status(), key);
     names(store->GetDeltaChannelHistory(Cfg("t", CpId(2)), {"a"}).status(),
           key);
+  }
+}
+
+// Issue #19, defect 2: a checkpoint whose value record was lost read back
+// without that channel, and verify called the store sound.
+TEST_CASE(
+    "rocksdb layout: regression: a missing value record is Corruption naming "
+    "its key") {
+  TempDir dir;
+  auto store = OpenAt(dir.Sub("store"));
+  Impl* impl = &ImplOf(*store);
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(1),
+                 .values = {{"a", Val("1")}},
+                 .versions = {{"a", int64_t{1}}}});
+  // cp2 inherits a=1; cp3 bumps a without a value ("empty").
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(2),
+                 .parent = CpId(1),
+                 .versions = {{"a", int64_t{1}}},
+                 .new_versions = ChannelVersions{}});
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(3),
+                 .parent = CpId(2),
+                 .versions = {{"a", int64_t{2}}}});
+  // A version never stored reads as no entry, and is no error.
+  DoPut(*store, {.thread = "u",
+                 .id = CpId(1),
+                 .versions = {{"z", int64_t{9}}},
+                 .new_versions = ChannelVersions{}});
+  const std::string key =
+      keys::Encode(T({S("bl"), S("t"), S(""), S("a"), int64_t{1}}));
+  REQUIRE(impl->db->Delete(rocksdb::WriteOptions(), impl->blobs, key).ok());
+  const auto names = [&](const Status& status) {
+    INFO(status.ToString());
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find(keys::Describe(key)) != std::string::npos);
+  };
+  names(store->GetTuple(Cfg("t", CpId(1))).status());
+  names(store->GetTuple(Cfg("t", CpId(2))).status());  // inherited
+  names(Unwrap(store->List(ListOf(Cfg("t", CpId(1)))))->Next().status());
+  names(store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"a"}).status());
+  CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(3))).checkpoint).empty());
+  CHECK(ValuesOf(MustGet(*store, Cfg("u")).checkpoint).empty());
+
+  VerifyReport report = Unwrap(VerifyStore(*store, nullptr));
+  CHECK_FALSE(report.sound());
+  std::set<std::string> flagged;
+  for (const VerifyProblem& problem : report.problems) {
+    if (problem.check == "value-present") flagged.insert(problem.detail);
+  }
+  // cp1 and cp2 read the lost value; u's never-stored version is fine.
+  CHECK(flagged.size() == 2);
+  for (const std::string& detail : flagged) {
+    CHECK(detail.find(keys::Describe(key)) != std::string::npos);
   }
 }
 

@@ -360,6 +360,45 @@ TEST_CASE("sqlite corrupted rows are Corruption naming the row") {
   }
 }
 
+// Issue #19, defect 2 (SQLite): a lost blob row read back as no value.
+TEST_CASE("sqlite regression: a missing value row is Corruption naming it") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  auto store = OpenStore(path);
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(1),
+                 .values = {{"a", Val("1")}},
+                 .versions = {{"a", int64_t{1}}}});
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(2),
+                 .parent = CpId(1),
+                 .versions = {{"a", int64_t{1}}},
+                 .new_versions = ChannelVersions{}});
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(3),
+                 .parent = CpId(2),
+                 .versions = {{"a", int64_t{2}}}});
+  DoPut(*store, {.thread = "u",
+                 .id = CpId(1),
+                 .versions = {{"z", int64_t{9}}},
+                 .new_versions = ChannelVersions{}});
+  RawDb(path).Exec(
+      "DELETE FROM checkpoint_blobs WHERE channel = CAST('a' AS BLOB) AND "
+      "version = 1");
+  const auto names = [](const Status& status) {
+    INFO(status.ToString());
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find("checkpoint_blobs row (thread_id=\"t\", "
+                                "checkpoint_ns=\"\", channel=\"a\")") !=
+          std::string::npos);
+  };
+  names(store->GetTuple(Cfg("t", CpId(1))).status());
+  names(store->GetTuple(Cfg("t", CpId(2))).status());
+  names(store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"a"}).status());
+  CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(3))).checkpoint).empty());
+  CHECK(ValuesOf(MustGet(*store, Cfg("u")).checkpoint).empty());
+}
+
 TEST_CASE("sqlite two handles on one file see each other's writes") {
   TempDir dir;
   const std::string path = dir.Sub("db.sqlite");
