@@ -247,10 +247,12 @@ void EndSearches(std::vector<ChannelWalk>& walks, size_t chain_size) {
 }
 
 // Reads the candidates' blobs with one MultiGet: a candidate holding a
-// value becomes its walk's seed; an absent or "empty" one sends the walk
-// searching on past it. False when no walk had a candidate.
+// value becomes its walk's seed; an "empty" one sends the walk searching on
+// past it; an absent one is Corruption naming the value's key (the
+// candidate's put stored it). False when no walk had a candidate.
 Result<bool> CheckCandidates(const Impl& impl, const rocksdb::ReadOptions& read,
                              std::string_view thread, std::string_view ns,
+                             const delta_walk::Chain& chain,
                              std::vector<ChannelWalk>& walks) {
   std::vector<std::string> keys;
   std::vector<ChannelWalk*> pending;
@@ -268,20 +270,30 @@ Result<bool> CheckCandidates(const Impl& impl, const rocksdb::ReadOptions& read,
                     statuses.data());
   for (size_t i = 0; i < pending.size(); ++i) {
     ChannelWalk& walk = *pending[i];
-    std::optional<serde::BlobRecord> blob;
-    if (!statuses[i].IsNotFound()) {
-      if (!statuses[i].ok()) {
-        return ToStatus(statuses[i], "read " + keys::Describe(keys[i]));
-      }
-      auto decoded = serde::DecodeBlobRecord(values[i].ToStringView());
-      if (!decoded.ok()) {
-        return layout::CorruptionAt("blob record", keys[i], decoded.status());
-      }
-      blob = std::move(*decoded);
+    if (statuses[i].IsNotFound()) {
+      // The candidate's header says its put stored this value: a value
+      // record may not vanish while the checkpoint that stored it stays.
+      return Status::Corruption(
+          "value record missing at " + keys::Describe(keys[i]) +
+          ": the delta history walk reads it as the seed of channel, and "
+          "the put of checkpoint " +
+          std::string(walk.position < chain.size()
+                          ? keys::Describe(layout::CheckpointKey(
+                                thread, ns, chain.id(walk.position)))
+                          : "?") +
+          " stored it");
     }
-    if (blob && !blob->empty) {
+    if (!statuses[i].ok()) {
+      return ToStatus(statuses[i], "read " + keys::Describe(keys[i]));
+    }
+    auto decoded = serde::DecodeBlobRecord(values[i].ToStringView());
+    if (!decoded.ok()) {
+      return layout::CorruptionAt("blob record", keys[i], decoded.status());
+    }
+    serde::BlobRecord blob = std::move(*decoded);
+    if (!blob.empty) {
       walk.state = ChannelWalk::State::kDone;
-      walk.seed = std::move(blob->value);
+      walk.seed = std::move(blob.value);
     } else {
       walk.state = ChannelWalk::State::kSearching;
       walk.scan_from = walk.position + 1;
@@ -301,8 +313,8 @@ Status FindSeeds(const Impl& impl, const rocksdb::ReadOptions& read,
       if (extended) continue;
       EndSearches(walks, parents.chain().size());
     }
-    RP_ASSIGN_OR_RETURN(bool checked,
-                        CheckCandidates(impl, read, thread, ns, walks));
+    RP_ASSIGN_OR_RETURN(bool checked, CheckCandidates(impl, read, thread, ns,
+                                                      parents.chain(), walks));
     if (!checked) return Status::OK();
   }
 }

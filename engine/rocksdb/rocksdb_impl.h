@@ -37,6 +37,17 @@ inline RocksDbCheckpointer::Impl& ImplOf(RocksDbCheckpointer& store) {
   return *store.impl_;
 }
 
+// Opens a store on the file system of `env`: RocksDbCheckpointer::Open
+// passes nullptr (the default Env); a test passes an Env over a
+// fault-injecting rocksdb::FileSystem. Every file and directory the store
+// creates, its own directory included, goes through that file system.
+// REQUIRES: `env` (when given) outlives the store.
+class RocksDbOpener {
+ public:
+  static Result<std::unique_ptr<RocksDbCheckpointer>> Open(
+      const RocksDbOptions& options, rocksdb::Env* env);
+};
+
 // The one translation of a RocksDB status. `context` says what was being
 // done (e.g. "put", "open /path"); a lock failure on open becomes Busy.
 Status ToStatus(const rocksdb::Status& status, std::string_view context);
@@ -151,6 +162,21 @@ class RocksDbCheckpointer::Impl {
                                         std::string_view ns,
                                         std::string_view checkpoint_id,
                                         serde::CheckpointRecord record);
+  // The value of `channel` at `version`, named by the checkpoint
+  // (thread, ns, checkpoint_id) whose record says `stored_channels` and
+  // `parent_id`, has no blob under `blob_key`. OK when nothing shows the
+  // value was ever stored (the contract's "a version never stored yields no
+  // entry"); Corruption naming `blob_key` when the checkpoint's own put
+  // stored it (stored_channels) or an ancestor holding the same version
+  // did, walking parent links while the version stays the same.
+  Status CheckMissingValue(const rocksdb::ReadOptions& read,
+                           std::string_view thread, std::string_view ns,
+                           std::string_view checkpoint_id,
+                           const std::vector<std::string>& stored_channels,
+                           const std::optional<std::string>& parent_id,
+                           const std::string& channel,
+                           const ChannelVersion& version,
+                           std::string_view blob_key);
   // The pending writes of one checkpoint, ordered by (task_path, task_id,
   // idx).
   Result<std::vector<PendingWrite>> ReadWrites(const rocksdb::ReadOptions& read,

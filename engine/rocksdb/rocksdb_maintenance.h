@@ -80,7 +80,10 @@ using VerifyProgressFn = std::function<void(uint64_t entries)>;
 // ts entry and, with a string metadata.run_id, its run entry; a hidden one
 // its hd entry and neither of the others); every parent is present (a
 // missing parent is a warning: delete_for_runs leaves such links); every
-// write belongs to a checkpoint; meta holds the format version. Returns
+// write belongs to a checkpoint (a warning: put_writes may precede put);
+// every (channel, version) a checkpoint names resolves to a value record
+// unless no put ever stored it ("value-present", an error: the value was
+// lost); meta holds the format version. Returns
 // the report; an error only if the store could not be read.
 Result<VerifyReport> VerifyStore(RocksDbCheckpointer& store,
                                  const VerifyProgressFn& progress);

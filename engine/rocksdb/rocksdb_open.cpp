@@ -1,12 +1,16 @@
 // Opening a store: options, column families, the format version in `meta`,
 // the lock (Busy), read-only mode. Also the public class's forwarding
 // methods.
+#include <rocksdb/file_system.h>
+
 #include <charconv>
 
+#include "engine/durable_file.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
 #include "engine/validation.h"
+#include "keys/tuple.h"
 #include "rockpoint/version.h"
 
 namespace rockpoint {
@@ -16,14 +20,39 @@ constexpr std::string_view kFormatVersionKey = "format_version";
 constexpr std::string_view kCreatedByKey = "created_by";
 const std::string kCreatedBy = std::string("rockpoint ") + kVersion;
 
+// The name of a column family other than `default` that holds a key, or
+// nullopt when every one is empty: a store is new only if none holds data.
+Result<std::optional<std::string>> FamilyWithData(
+    RocksDbCheckpointer::Impl& impl) {
+  for (rocksdb::ColumnFamilyHandle* family :
+       {impl.checkpoints, impl.blobs, impl.writes, impl.index, impl.meta}) {
+    std::unique_ptr<rocksdb::Iterator> it(
+        impl.db->NewIterator(rocksdb::ReadOptions(), family));
+    it->SeekToFirst();
+    RP_RETURN_IF_ERROR(ToStatus(it->status(), "open " + impl.options.path));
+    if (it->Valid()) return std::optional<std::string>(family->GetName());
+  }
+  return std::optional<std::string>();
+}
+
 // Reads the format version in `meta`, writes it (and created_by) into a
-// new store, refuses a newer one.
+// new store, refuses a newer one. A store that holds data but no format
+// version lost its `meta` record: Corruption, never a silent re-stamp.
 Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
   const std::string key = rocksdb_layout::MetaKey(kFormatVersionKey);
   std::string stored;
   rocksdb::Status read =
       impl.db->Get(rocksdb::ReadOptions(), impl.meta, key, &stored);
   if (read.IsNotFound()) {
+    RP_ASSIGN_OR_RETURN(std::optional<std::string> family,
+                        FamilyWithData(impl));
+    if (family) {
+      return Status::Corruption(
+          "store has no format version record " + keys::Describe(key) +
+          " in meta, but its " + *family +
+          " column family holds data (a damaged store; not re-stamped): " +
+          impl.options.path);
+    }
     if (impl.options.read_only) {
       return Status::InvalidArgument(
           "store has no format version (not a "
@@ -56,17 +85,53 @@ Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
   return Status::OK();
 }
 
+// Creates the store directory `path` if it is missing, and makes its entry
+// durable: RocksDB creates a missing directory but never fsyncs its parent,
+// so after a power loss the whole store (every synced write in it) could
+// vanish. Only the last component is created; a missing parent is IOError.
+Status CreateStoreDirectory(rocksdb::FileSystem& fs, const std::string& path) {
+  const rocksdb::IOOptions io;
+  const rocksdb::IOStatus exists = fs.FileExists(path, io, nullptr);
+  if (exists.ok()) return Status::OK();
+  if (!exists.IsNotFound()) {
+    return ToStatus(exists, "open " + path);
+  }
+  RP_RETURN_IF_ERROR(ToStatus(fs.CreateDirIfMissing(path, io, nullptr),
+                              "create store directory " + path));
+  const std::string parent = ParentDirectory(path);
+  std::unique_ptr<rocksdb::FSDirectory> directory;
+  rocksdb::IOStatus synced = fs.NewDirectory(parent, io, &directory, nullptr);
+  if (synced.ok()) synced = directory->Fsync(io, nullptr);
+  if (directory) {
+    rocksdb::IOStatus closed = directory->Close(io, nullptr);
+    if (synced.ok()) synced = closed;
+  }
+  return ToStatus(synced,
+                  "sync " + parent + " (the parent of new store " + path + ")");
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbCheckpointer::Open(
     const RocksDbOptions& options) {
+  return RocksDbOpener::Open(options, nullptr);
+}
+
+Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
+    const RocksDbOptions& options, rocksdb::Env* env) {
+  using Impl = RocksDbCheckpointer::Impl;
   if (options.path.empty()) {
     return Status::InvalidArgument("options.path is missing");
   }
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   StoreOptions store = MakeStoreOptions(options);
+  if (env != nullptr) store.db.env = env;
   impl->statistics = store.db.statistics;
+  if (!options.read_only && options.create_if_missing) {
+    RP_RETURN_IF_ERROR(
+        CreateStoreDirectory(*store.db.env->GetFileSystem(), options.path));
+  }
 
   rocksdb::DB* db = nullptr;
   rocksdb::Status opened;

@@ -1,6 +1,9 @@
 // Reading one checkpoint: get_tuple (latest: one reverse seek; by id: one
 // point read), the blob MultiGet that resolves its channel_versions, and the
 // prefix scan of its writes.
+#include <algorithm>
+#include <set>
+
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/read_keys.h"
 #include "engine/rocksdb/rocksdb_impl.h"
@@ -56,6 +59,42 @@ Result<std::vector<std::string>> RocksDbCheckpointer::Impl::Namespaces(
   }
   RP_RETURN_IF_ERROR(scan.status("read namespaces"));
   return namespaces;
+}
+
+Status RocksDbCheckpointer::Impl::CheckMissingValue(
+    const rocksdb::ReadOptions& read, std::string_view thread,
+    std::string_view ns, std::string_view checkpoint_id,
+    const std::vector<std::string>& stored_channels,
+    const std::optional<std::string>& parent_id, const std::string& channel,
+    const ChannelVersion& version, std::string_view blob_key) {
+  const auto missing = [&](std::string_view storer) {
+    return Status::Corruption(
+        "value record missing at " + keys::Describe(blob_key) +
+        ": checkpoint " +
+        keys::Describe(layout::CheckpointKey(thread, ns, checkpoint_id)) +
+        " reads this version of channel, and the put of checkpoint " +
+        keys::Describe(layout::CheckpointKey(thread, ns, storer)) +
+        " stored it");
+  };
+  if (std::binary_search(stored_channels.begin(), stored_channels.end(),
+                         channel)) {
+    return missing(checkpoint_id);
+  }
+  std::set<std::string> visited = {std::string(checkpoint_id)};
+  std::optional<std::string> next = parent_id;
+  while (next && visited.insert(*next).second) {
+    RP_ASSIGN_OR_RETURN(auto ancestor, ReadRecord(read, thread, ns, *next));
+    if (!ancestor) break;  // a root's value before it, or a deleted parent.
+    const auto& versions = ancestor->header.channel_versions;
+    const auto named = versions.find(channel);
+    if (named == versions.end() || !(named->second == version)) break;
+    const auto& stored = ancestor->header.stored_channels;
+    if (std::binary_search(stored.begin(), stored.end(), channel)) {
+      return missing(*next);
+    }
+    next = std::move(ancestor->header.parent_id);
+  }
+  return Status::OK();
 }
 
 Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
@@ -130,7 +169,12 @@ Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
       const rocksdb::Status& status = statuses[at];
       const std::string_view value = values[at].ToStringView();
       ++at;
-      if (status.IsNotFound()) continue;
+      if (status.IsNotFound()) {
+        RP_RETURN_IF_ERROR(CheckMissingValue(
+            read, thread, ns, checkpoint_id, record.header.stored_channels,
+            record.header.parent_id, channel, version, key));
+        continue;
+      }
       if (!status.ok()) return ToStatus(status, "read " + keys::Describe(key));
       Status decoded = serde::DecodeBlobRecordView(value, &blob);
       if (!decoded.ok()) {

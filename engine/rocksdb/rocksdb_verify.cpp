@@ -95,6 +95,8 @@ class Verifier {
   }
 
   Status ScanCheckpoints();
+  void CheckValuesPresent(const layout::CheckpointKeyParts& id,
+                          const serde::CheckpointHeader& header);
   Status ScanBlobs();
   Status ScanWrites();
   Status ScanIndex();
@@ -141,7 +143,29 @@ Status Verifier::ScanCheckpoints() {
              record->pending_sends.value_or(std::vector<TypedValue>{})) {
           CheckPayload(key, send, "pending send");
         }
+        CheckValuesPresent(*parts, record->header);
       });
+}
+
+// Every (channel, version) the checkpoint names resolves to a value record,
+// or is one no put ever stored (CheckMissingValue).
+void Verifier::CheckValuesPresent(const layout::CheckpointKeyParts& id,
+                                  const serde::CheckpointHeader& header) {
+  const rocksdb::ReadOptions read = snapshot_.Read();
+  rocksdb::PinnableSlice value;
+  for (const auto& [channel, version] : header.channel_versions) {
+    const std::string key = layout::BlobKey(id.thread, id.ns, channel, version);
+    value.Reset();
+    const rocksdb::Status status =
+        impl_.db->Get(read, impl_.blobs, key, &value);
+    if (!status.IsNotFound()) continue;  // read errors: ScanBlobs reports.
+    Status missing = impl_.CheckMissingValue(
+        read, id.thread, id.ns, id.checkpoint_id, header.stored_channels,
+        header.parent_id, channel, version, key);
+    if (!missing.ok()) {
+      Problem("error", "value-present", key, missing.message());
+    }
+  }
 }
 
 Status Verifier::ScanBlobs() {

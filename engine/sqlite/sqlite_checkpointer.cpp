@@ -2,22 +2,50 @@
 // under its mutex (see sqlite_impl.h for why one guarded connection).
 #include "rockpoint/sqlite_checkpointer.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+
+#include "engine/durable_file.h"
 #include "engine/sqlite/sqlite_impl.h"
 #include "engine/validation.h"
 
 namespace rockpoint {
+namespace {
+
+// Whether opening `options` creates the database file (a read-write open
+// of a file path that does not exist yet; not ":memory:" or a temporary
+// database).
+bool IsNewDatabaseFile(const SqliteOptions& options) {
+  if (options.read_only || !options.create_if_missing) return false;
+  if (options.path == ":memory:" || options.path.starts_with("file:")) {
+    return false;
+  }
+  struct stat info;
+  return ::stat(options.path.c_str(), &info) != 0 && errno == ENOENT;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<SqliteCheckpointer>> SqliteCheckpointer::Open(
     const SqliteOptions& options) {
   if (options.path.empty()) {
     return Status::InvalidArgument("options.path is empty");
   }
+  const bool creates = IsNewDatabaseFile(options);
   RP_ASSIGN_OR_RETURN(
       std::unique_ptr<sqlite_internal::Database> db,
       sqlite_internal::Database::Open(options.path, options.create_if_missing,
                                       options.read_only));
   auto impl = std::make_unique<Impl>(options, std::move(db));
   RP_RETURN_IF_ERROR(impl->Initialize());
+  if (creates) {
+    // SQLite fsyncs the directory for its journal and WAL files, not for the
+    // main database file it creates: without this, a power loss could take
+    // the new file's entry, and every synced commit with it.
+    RP_RETURN_IF_ERROR(SyncPath(options.path));
+    RP_RETURN_IF_ERROR(SyncParentDirectory(options.path));
+  }
   return std::unique_ptr<SqliteCheckpointer>(
       new SqliteCheckpointer(std::move(impl)));
 }

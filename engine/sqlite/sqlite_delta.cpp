@@ -49,7 +49,18 @@ Status TakeStoredSeeds(Database* db, std::string_view thread_id,
     blob.BindBytes(3, channel);
     blob.BindVersion(4, version->second);
     RP_ASSIGN_OR_RETURN(bool found, blob.Step());
-    if (!found || blob.IsNull(0)) continue;  // absent or "empty".
+    if (!found) {
+      // The header says this put stored the value: its row may not vanish
+      // while the checkpoint stays.
+      return Status::Corruption(
+          "checkpoint_blobs row (thread_id=" +
+          sqlite_internal::PrintableBytes(thread_id) +
+          ", checkpoint_ns=" + sqlite_internal::PrintableBytes(ns) +
+          ", channel=" + sqlite_internal::PrintableBytes(channel) +
+          ") is missing: the delta history walk reads it as a seed, and "
+          "the ancestor's put stored it");
+    }
+    if (blob.IsNull(0)) continue;  // "empty".
     history[channel].seed =
         TypedValue{blob.ColumnString(0), blob.ColumnString(1)};
     open.erase(channel);

@@ -123,10 +123,25 @@ class SqliteCheckpointer::Impl {
   Result<CheckpointTuple> BuildTuple(const SqliteCheckpointRow& row,
                                      Metadata metadata) REQUIRES(mu_);
   // The non-empty stored values of `versions` in (thread, ns): one query
-  // per 256 channels.
+  // per 256 channels. Channels with a blob row ("empty" ones too) are added
+  // to *present.
   Result<std::map<std::string, TypedValue>> LoadValues(
       std::string_view thread_id, std::string_view checkpoint_ns,
-      const ChannelVersions& versions) REQUIRES(mu_);
+      const ChannelVersions& versions, std::set<std::string>* present)
+      REQUIRES(mu_);
+  // `channel` at `version`, named by checkpoint (thread, ns, checkpoint_id)
+  // whose put stored `stored_channels` and whose parent is `parent_id`, has
+  // no blob row. OK when nothing shows the value was ever stored (a version
+  // never stored yields no entry); Corruption naming the row when the
+  // checkpoint's own put, or an ancestor holding the same version (parent
+  // links followed while the version stays the same), stored it.
+  Status CheckMissingValue(std::string_view thread_id,
+                           std::string_view checkpoint_ns,
+                           std::string_view checkpoint_id,
+                           const std::vector<std::string>& stored_channels,
+                           const std::optional<std::string>& parent_id,
+                           const std::string& channel,
+                           const ChannelVersion& version) REQUIRES(mu_);
   // The writes of one checkpoint ordered by (task_path, task_id, idx).
   Result<std::vector<PendingWrite>> LoadWrites(std::string_view thread_id,
                                                std::string_view checkpoint_ns,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <set>
 #include <string>
 
 #include "engine/sqlite/sqlite_impl.h"
@@ -17,6 +18,11 @@ using sqlite_internal::Statement;
 using sqlite_internal::Transaction;
 
 using sqlite_queries::kMaxValuePairs;
+
+// A checkpoint row of (thread, ns), hidden ones too: its parent and record.
+constexpr const char* kSelectAncestor =
+    "SELECT parent_checkpoint_id, checkpoint FROM checkpoints "
+    "WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3";
 
 }  // namespace
 
@@ -125,9 +131,16 @@ Result<CheckpointTuple> SqliteCheckpointer::Impl::BuildTuple(
   checkpoint.versions_seen = std::move(record.versions_seen);
   checkpoint.updated_channels = std::move(record.updated_channels);
   checkpoint.pending_sends = std::move(record.pending_sends);
+  std::set<std::string> present;
   RP_ASSIGN_OR_RETURN(checkpoint.channel_values,
                       LoadValues(row.thread_id, row.checkpoint_ns,
-                                 checkpoint.channel_versions));
+                                 checkpoint.channel_versions, &present));
+  for (const auto& [channel, version] : checkpoint.channel_versions) {
+    if (present.contains(channel)) continue;
+    RP_RETURN_IF_ERROR(CheckMissingValue(
+        row.thread_id, row.checkpoint_ns, row.checkpoint_id,
+        record.header.stored_channels, row.parent_id, channel, version));
+  }
   RP_ASSIGN_OR_RETURN(
       tuple.pending_writes,
       LoadWrites(row.thread_id, row.checkpoint_ns, row.checkpoint_id));
@@ -136,7 +149,7 @@ Result<CheckpointTuple> SqliteCheckpointer::Impl::BuildTuple(
 
 Result<std::map<std::string, TypedValue>> SqliteCheckpointer::Impl::LoadValues(
     std::string_view thread_id, std::string_view checkpoint_ns,
-    const ChannelVersions& versions) {
+    const ChannelVersions& versions, std::set<std::string>* present) {
   std::map<std::string, TypedValue> values;
   auto next = versions.begin();
   while (next != versions.end()) {
@@ -153,12 +166,63 @@ Result<std::map<std::string, TypedValue>> SqliteCheckpointer::Impl::LoadValues(
     while (true) {
       RP_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
+      if (present != nullptr) present->insert(select.ColumnString(0));
       if (select.IsNull(1)) continue;  // the "empty" marker.
       values[select.ColumnString(0)] =
           TypedValue{select.ColumnString(1), select.ColumnString(2)};
     }
   }
   return values;
+}
+
+Status SqliteCheckpointer::Impl::CheckMissingValue(
+    std::string_view thread_id, std::string_view checkpoint_ns,
+    std::string_view checkpoint_id,
+    const std::vector<std::string>& stored_channels,
+    const std::optional<std::string>& parent_id, const std::string& channel,
+    const ChannelVersion& version) {
+  const auto missing = [&](std::string_view storer) {
+    return Status::Corruption(
+        "checkpoint_blobs row (thread_id=" + PrintableBytes(thread_id) +
+        ", checkpoint_ns=" + PrintableBytes(checkpoint_ns) +
+        ", channel=" + PrintableBytes(channel) + ") is missing: the " +
+        CheckpointRowName(thread_id, checkpoint_ns, checkpoint_id) +
+        " reads its version, and the put of checkpoint_id=" +
+        PrintableBytes(storer) + " stored it");
+  };
+  if (std::binary_search(stored_channels.begin(), stored_channels.end(),
+                         channel)) {
+    return missing(checkpoint_id);
+  }
+  std::set<std::string> visited = {std::string(checkpoint_id)};
+  std::optional<std::string> next = parent_id;
+  while (next && visited.insert(*next).second) {
+    RP_ASSIGN_OR_RETURN(Statement select, db()->Prepare(kSelectAncestor));
+    select.BindBytes(1, thread_id);
+    select.BindBytes(2, checkpoint_ns);
+    select.BindBytes(3, *next);
+    RP_ASSIGN_OR_RETURN(bool found, select.Step());
+    if (!found) break;  // a root's value before it, or a deleted parent.
+    Result<serde::CheckpointHeader> header =
+        serde::DecodeCheckpointHeader(select.ColumnString(1));
+    if (!header.ok()) {
+      return Status::Corruption(
+          CheckpointRowName(thread_id, checkpoint_ns, *next) +
+          ": checkpoint does not decode: " + header.status().message());
+    }
+    const auto named = header->channel_versions.find(channel);
+    if (named == header->channel_versions.end() ||
+        !(named->second == version)) {
+      break;
+    }
+    const auto& stored = header->stored_channels;
+    if (std::binary_search(stored.begin(), stored.end(), channel)) {
+      return missing(*next);
+    }
+    if (select.IsNull(0)) break;
+    next = select.ColumnString(0);
+  }
+  return Status::OK();
 }
 
 Result<std::vector<PendingWrite>> SqliteCheckpointer::Impl::LoadWrites(

@@ -85,6 +85,11 @@ CREATE TABLE IF NOT EXISTS checkpoint_writes (
 );
 )sql";
 
+// The number of rockpoint tables present: a database without them is new.
+constexpr const char* kCountRockpointTables =
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+    "('checkpoints', 'checkpoint_blobs', 'checkpoint_writes')";
+
 }  // namespace
 
 Status SqliteCheckpointer::Impl::CheckWritable() const {
@@ -134,6 +139,18 @@ Status SqliteCheckpointer::Impl::Initialize() {
         ", newer than the supported " + std::to_string(kSqliteSchemaVersion));
   }
   if (version < kSqliteSchemaVersion) {
+    // A database that holds rockpoint tables lost its schema version (a
+    // damaged header): refused, never silently re-stamped.
+    RP_ASSIGN_OR_RETURN(int64_t tables, db_->QueryInt(kCountRockpointTables));
+    if (tables > 0) {
+      return Status::Corruption(
+          name +
+          " holds rockpoint tables but its schema version (PRAGMA "
+          "user_version) is " +
+          std::to_string(version) + ", not " +
+          std::to_string(kSqliteSchemaVersion) +
+          " (a damaged database; not re-stamped)");
+    }
     if (read_only) {
       return Status::InvalidArgument(
           name +

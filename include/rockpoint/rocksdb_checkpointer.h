@@ -60,8 +60,11 @@ class RocksDbCheckpointer final : public Checkpointer {
   // `meta`; a store with a greater version is refused.
   static constexpr int64_t kFormatVersion = 1;
 
-  // Opens (or creates) the store. Busy if another process holds it,
-  // InvalidArgument for a missing path or a newer format, IOError otherwise.
+  // Opens (or creates) the store. A store directory Open creates is durable
+  // before Open returns (its parent directory is fsynced). Busy if another
+  // process holds it, InvalidArgument for a missing path or a newer format,
+  // Corruption for a store that holds data but lost its format version,
+  // IOError otherwise.
   static Result<std::unique_ptr<RocksDbCheckpointer>> Open(
       const RocksDbOptions& options);
   ~RocksDbCheckpointer() override;
@@ -107,6 +110,9 @@ class RocksDbCheckpointer final : public Checkpointer {
   // Reaches Impl from engine/rocksdb/ and its tests
   // (engine/rocksdb/rocksdb_impl.h).
   friend Impl& ImplOf(RocksDbCheckpointer& store);
+  // Opens stores, with the file system of a test if it gives one
+  // (engine/rocksdb/rocksdb_impl.h).
+  friend class RocksDbOpener;
   explicit RocksDbCheckpointer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

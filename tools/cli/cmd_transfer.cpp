@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "engine/durable_file.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
@@ -51,11 +52,18 @@ class ExportCommand final : public Command {
       return counts.ok() ? Status::IOError("cannot write " + temporary)
                          : counts.status();
     }
+    // The data is on disk before the rename makes it the output, and the
+    // rename is on disk (the directory synced) before export reports done.
+    if (Status synced = SyncPath(temporary); !synced.ok()) {
+      std::filesystem::remove(temporary, error);
+      return synced;
+    }
     std::filesystem::rename(temporary, output_, error);
     if (error) {
       return Status::IOError("cannot write " + output_ + ": " +
                              error.message());
     }
+    RP_RETURN_IF_ERROR(SyncParentDirectory(output_));
     return kExitOk;
   }
 

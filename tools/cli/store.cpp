@@ -1,13 +1,13 @@
 // Store: backend detection, opening with the right access, memory files.
 #include "tools/cli/store.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
+#include "engine/durable_file.h"
 #include "rockpoint/memory_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
@@ -212,19 +212,19 @@ Status Store::Commit(const ProgressFn& progress) {
                            : exported.status();
     }
   }
-  // The data reaches the disk before the rename makes it the store.
-  if (const int fd = ::open(temporary.c_str(), O_RDONLY); fd >= 0) {
-    const bool synced = ::fsync(fd) == 0;
-    ::close(fd);
-    if (!synced) return Status::IOError("cannot sync " + temporary);
-  }
+  // The data reaches the disk before the rename makes it the store, and the
+  // rename (the directory) before Commit reports success.
   std::error_code error;
+  if (Status synced = SyncPath(temporary); !synced.ok()) {
+    fs::remove(temporary, error);
+    return synced;
+  }
   fs::rename(temporary, path_, error);
   if (error) {
     fs::remove(temporary, error);
     return Status::IOError("cannot replace " + path_ + ": " + error.message());
   }
-  return Status::OK();
+  return SyncParentDirectory(path_);
 }
 
 }  // namespace rockpoint::cli

@@ -5,6 +5,8 @@
 // the store).
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "engine/rocksdb/layout_test_util.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
 
@@ -34,6 +36,72 @@ TEST_CASE("rocksdb layout: a store of a newer format version is refused") {
     CHECK(status.message().find("format version 2 is newer") !=
           std::string::npos);
   }
+}
+
+// Issue #19, defect 3: a read-write open stamped a new format version over
+// a store whose `meta` record was lost, "repairing" it without a word.
+TEST_CASE(
+    "rocksdb layout: regression: a lost format version is Corruption, not "
+    "re-stamped") {
+  TempDir dir;
+  const std::string path = dir.Sub("store");
+  {
+    auto store = OpenAt(path);
+    DoPut(*store, {.thread = "t",
+                   .id = CpId(1),
+                   .values = {{"a", Val("1")}},
+                   .versions = {{"a", int64_t{1}}}});
+  }
+  const std::string version_key = keys::Encode(T({S("format_version")}));
+  {
+    RawDb raw(path);
+    REQUIRE(raw.db
+                ->Delete(rocksdb::WriteOptions(), raw.by_name.at("meta"),
+                         version_key)
+                .ok());
+  }
+  for (bool read_only : {false, true}) {
+    RocksDbOptions options;
+    options.path = path;
+    options.read_only = read_only;
+    Status status = RocksDbCheckpointer::Open(options).status();
+    INFO(status.ToString());
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find(keys::Describe(version_key)) !=
+          std::string::npos);
+  }
+  // Nothing was written: the record is still missing.
+  RawDb raw(path);
+  std::string value;
+  CHECK(raw.db
+            ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"), version_key,
+                  &value)
+            .IsNotFound());
+}
+
+TEST_CASE("rocksdb layout: a new or empty store is stamped with its version") {
+  TempDir dir;
+  const std::string path = dir.Sub("store");
+  OpenAt(path).reset();
+  {
+    RawDb raw(path);
+    auto* meta = raw.by_name.at("meta");
+    for (const char* name : {"format_version", "created_by"}) {
+      REQUIRE(raw.db
+                  ->Delete(rocksdb::WriteOptions(), meta,
+                           keys::Encode(T({S(name)})))
+                  .ok());
+    }
+  }
+  // Every family is empty: the store is new, and a read-write open stamps.
+  OpenAt(path).reset();
+  RawDb raw(path);
+  std::string value;
+  REQUIRE(raw.db
+              ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"),
+                    keys::Encode(T({S("format_version")})), &value)
+              .ok());
+  CHECK(value == std::to_string(RocksDbCheckpointer::kFormatVersion));
 }
 
 TEST_CASE("rocksdb layout: read-only mode reads and refuses every write") {
@@ -240,6 +308,61 @@ TEST_CASE(
   const Reads restored = reads();
   same_or_corruption(restored.tuples, intact.tuples);
   for (const auto& tuple : restored.tuples) CHECK(tuple.ok());
+}
+
+// Issue #19, defect 2: a checkpoint whose value record was lost read back
+// without that channel, and verify called the store sound.
+TEST_CASE(
+    "rocksdb layout: regression: a missing value record is Corruption naming "
+    "its key") {
+  TempDir dir;
+  auto store = OpenAt(dir.Sub("store"));
+  Impl* impl = &ImplOf(*store);
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(1),
+                 .values = {{"a", Val("1")}},
+                 .versions = {{"a", int64_t{1}}}});
+  // cp2 inherits a=1; cp3 bumps a without a value ("empty").
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(2),
+                 .parent = CpId(1),
+                 .versions = {{"a", int64_t{1}}},
+                 .new_versions = ChannelVersions{}});
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(3),
+                 .parent = CpId(2),
+                 .versions = {{"a", int64_t{2}}}});
+  // A version never stored reads as no entry, and is no error.
+  DoPut(*store, {.thread = "u",
+                 .id = CpId(1),
+                 .versions = {{"z", int64_t{9}}},
+                 .new_versions = ChannelVersions{}});
+  const std::string key =
+      keys::Encode(T({S("bl"), S("t"), S(""), S("a"), int64_t{1}}));
+  REQUIRE(impl->db->Delete(rocksdb::WriteOptions(), impl->blobs, key).ok());
+  const auto names = [&](const Status& status) {
+    INFO(status.ToString());
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find(keys::Describe(key)) != std::string::npos);
+  };
+  names(store->GetTuple(Cfg("t", CpId(1))).status());
+  names(store->GetTuple(Cfg("t", CpId(2))).status());  // inherited
+  names(Unwrap(store->List(ListOf(Cfg("t", CpId(1)))))->Next().status());
+  names(store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"a"}).status());
+  CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(3))).checkpoint).empty());
+  CHECK(ValuesOf(MustGet(*store, Cfg("u")).checkpoint).empty());
+
+  VerifyReport report = Unwrap(VerifyStore(*store, nullptr));
+  CHECK_FALSE(report.sound());
+  std::set<std::string> flagged;
+  for (const VerifyProblem& problem : report.problems) {
+    if (problem.check == "value-present") flagged.insert(problem.detail);
+  }
+  // cp1 and cp2 read the lost value; u's never-stored version is fine.
+  CHECK(flagged.size() == 2);
+  for (const std::string& detail : flagged) {
+    CHECK(detail.find(keys::Describe(key)) != std::string::npos);
+  }
 }
 
 TEST_CASE("rocksdb layout: prefix-neighbour ids stay apart after compaction") {

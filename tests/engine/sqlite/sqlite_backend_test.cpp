@@ -227,6 +227,33 @@ TEST_CASE("sqlite refuses a database with a newer schema version") {
         std::vector<std::string>{"2"});
 }
 
+// Issue #19, defect 3 (SQLite): a read-write open re-created the schema and
+// stamped user_version over a database whose version was lost.
+TEST_CASE(
+    "sqlite regression: a lost schema version is Corruption, not re-stamped") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  DoPut(*OpenStore(path), {.thread = "t", .id = CpId(1)});
+  RawDb(path).Exec("PRAGMA user_version = 0");
+  for (bool read_only : {false, true}) {
+    Result<std::unique_ptr<SqliteCheckpointer>> opened =
+        SqliteCheckpointer::Open(
+            SqliteOptions{.path = path, .read_only = read_only});
+    REQUIRE_FALSE(opened.ok());
+    INFO(opened.status().ToString());
+    CHECK(opened.status().IsCorruption());
+    CHECK(opened.status().message().find("user_version") != std::string::npos);
+  }
+  CHECK(RawDb(path).Column("PRAGMA user_version") ==
+        std::vector<std::string>{"0"});
+  // A database without rockpoint tables is new: the schema is created.
+  const std::string other = dir.Sub("other.sqlite");
+  RawDb(other).Exec("CREATE TABLE unrelated (x)");
+  DoPut(*OpenStore(other), {.thread = "t", .id = CpId(1)});
+  CHECK(RawDb(other).Column("PRAGMA user_version") ==
+        std::vector<std::string>{"1"});
+}
+
 TEST_CASE("sqlite open errors are statuses") {
   TempDir dir;
   CHECK(SqliteCheckpointer::Open(SqliteOptions{}).status().IsInvalidArgument());
@@ -331,6 +358,45 @@ TEST_CASE("sqlite corrupted rows are Corruption naming the row") {
               .namespaces.at(0)
               .checkpoint_count == 3);
   }
+}
+
+// Issue #19, defect 2 (SQLite): a lost blob row read back as no value.
+TEST_CASE("sqlite regression: a missing value row is Corruption naming it") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  auto store = OpenStore(path);
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(1),
+                 .values = {{"a", Val("1")}},
+                 .versions = {{"a", int64_t{1}}}});
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(2),
+                 .parent = CpId(1),
+                 .versions = {{"a", int64_t{1}}},
+                 .new_versions = ChannelVersions{}});
+  DoPut(*store, {.thread = "t",
+                 .id = CpId(3),
+                 .parent = CpId(2),
+                 .versions = {{"a", int64_t{2}}}});
+  DoPut(*store, {.thread = "u",
+                 .id = CpId(1),
+                 .versions = {{"z", int64_t{9}}},
+                 .new_versions = ChannelVersions{}});
+  RawDb(path).Exec(
+      "DELETE FROM checkpoint_blobs WHERE channel = CAST('a' AS BLOB) AND "
+      "version = 1");
+  const auto names = [](const Status& status) {
+    INFO(status.ToString());
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find("checkpoint_blobs row (thread_id=\"t\", "
+                                "checkpoint_ns=\"\", channel=\"a\")") !=
+          std::string::npos);
+  };
+  names(store->GetTuple(Cfg("t", CpId(1))).status());
+  names(store->GetTuple(Cfg("t", CpId(2))).status());
+  names(store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"a"}).status());
+  CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(3))).checkpoint).empty());
+  CHECK(ValuesOf(MustGet(*store, Cfg("u")).checkpoint).empty());
 }
 
 TEST_CASE("sqlite two handles on one file see each other's writes") {

@@ -1,0 +1,27 @@
+// Making file-system changes survive a power loss (POSIX): a file's data is
+// durable once the file is fsynced, a new, renamed or removed directory
+// entry once its parent directory is fsynced. Used wherever rockpoint
+// creates a file or directory itself (a SQLite database file, the CLI's
+// exports); RocksDB stores create their directory through the store's
+// rocksdb::FileSystem instead (engine/rocksdb/rocksdb_open.cpp).
+//
+// Thread-safety: functions of paths only.
+#pragma once
+
+#include <string>
+
+#include "rockpoint/status.h"
+
+namespace rockpoint {
+
+// The directory holding `path`'s entry: the path without its last component
+// ("." for a bare name; trailing slashes ignored; "/" for "/x").
+std::string ParentDirectory(const std::string& path);
+
+// fsyncs the file (or directory) `path`. IOError naming it on failure.
+Status SyncPath(const std::string& path);
+
+// fsyncs ParentDirectory(path), making `path`'s entry in it durable.
+Status SyncParentDirectory(const std::string& path);
+
+}  // namespace rockpoint
