@@ -121,7 +121,9 @@ Result<CheckpointConfig> MemoryCheckpointer::Put(
       blob.empty = true;
     } else {
       blob.value = value->second;
-      stored.stored_channels.insert(channel);
+      if (StoresValueItNames(checkpoint, channel, version)) {
+        stored.stored_channels.insert(channel);
+      }
     }
     ns.blobs.emplace(BlobKey{channel, version}, std::move(blob));
   }

@@ -204,6 +204,14 @@ Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
   return Status::OK();
 }
 
+bool StoresValueItNames(const Checkpoint& checkpoint,
+                        const std::string& channel,
+                        const ChannelVersion& version) {
+  if (!checkpoint.channel_values.contains(channel)) return false;
+  const auto named = checkpoint.channel_versions.find(channel);
+  return named != checkpoint.channel_versions.end() && named->second == version;
+}
+
 Status ValidatePutWrites(const CheckpointConfig& config,
                          const std::vector<ChannelWrite>& writes,
                          std::string_view task_id, std::string_view task_path,

@@ -22,6 +22,17 @@ Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
                    const ChannelVersions& new_versions,
                    const CheckpointerLimits& limits);
 
+// True when a put of `checkpoint` with `channel` at `version` in
+// new_versions stores a real value that the checkpoint itself reads: the
+// channel has a value, and `version` is the one its channel_versions names.
+// Every backend records exactly these channels as stored by the put (the
+// delta walk's seeds, and the values whose loss is Corruption); a value
+// stored under another version is stored, but this checkpoint never reads
+// it.
+bool StoresValueItNames(const Checkpoint& checkpoint,
+                        const std::string& channel,
+                        const ChannelVersion& version);
+
 // Checks a put_writes: thread_id and checkpoint_id present, task_id and
 // channels within limits, values within limits.
 Status ValidatePutWrites(const CheckpointConfig& config,

@@ -82,6 +82,24 @@ Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
         std::to_string(RocksDbCheckpointer::kFormatVersion) +
         "): " + impl.options.path);
   }
+  if (version < 1) {
+    return Status::Corruption("format version in meta is " + stored +
+                              ", not a version any build wrote (" +
+                              impl.options.path + ")");
+  }
+  if (version < RocksDbCheckpointer::kFormatVersion &&
+      !impl.options.read_only) {
+    // Format 1 to 2: the records this build writes carry checksums (record
+    // format 02), which a format 1 build cannot read; stamping 2 before the
+    // first one is written makes such a build refuse the store at Open
+    // rather than fail on a record later. Format 1 records still read.
+    rocksdb::WriteOptions write;
+    write.sync = impl.options.sync_writes;
+    return ToStatus(
+        impl.db->Put(write, impl.meta, key,
+                     std::to_string(RocksDbCheckpointer::kFormatVersion)),
+        "upgrade format version");
+  }
   return Status::OK();
 }
 

@@ -23,7 +23,7 @@ serde::CheckpointRecord MakeRecord(const CheckpointConfig& config,
   record.header.parent_id = config.checkpoint_id;
   record.header.channel_versions = checkpoint.channel_versions;
   for (const auto& [channel, version] : new_versions) {
-    if (checkpoint.channel_values.contains(channel)) {
+    if (StoresValueItNames(checkpoint, channel, version)) {
       record.header.stored_channels.push_back(channel);  // map order: sorted
     }
   }

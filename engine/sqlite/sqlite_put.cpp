@@ -43,7 +43,7 @@ Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
   record.header.parent_id = config.checkpoint_id;
   record.header.channel_versions = checkpoint.channel_versions;
   for (const auto& [channel, version] : new_versions) {
-    if (checkpoint.channel_values.count(channel) > 0) {
+    if (StoresValueItNames(checkpoint, channel, version)) {
       record.header.stored_channels.push_back(channel);  // map order: sorted.
     }
   }

@@ -57,8 +57,9 @@ struct StoreStats {
 class RocksDbCheckpointer final : public Checkpointer {
  public:
   // The store format version this build writes and reads. Persisted in
-  // `meta`; a store with a greater version is refused.
-  static constexpr int64_t kFormatVersion = 1;
+  // `meta`; a store with a greater version is refused, a store of version 1
+  // (records without checksums) is read and, opened read-write, stamped 2.
+  static constexpr int64_t kFormatVersion = 2;
 
   // Opens (or creates) the store. A store directory Open creates is durable
   // before Open returns (its parent directory is fsynced). Busy if another

@@ -115,6 +115,26 @@ TEST_CASE_TEMPLATE_DEFINE("contract put", H, contract_put) {
     CHECK(tuple.checkpoint.channel_versions.size() == 2);
   }
 
+  SUBCASE("a value stored under another version than the checkpoint names") {
+    // new_versions says a:2, channel_versions a:1: the value goes to a:2,
+    // which cp1 does not read (no entry, not an error); cp2 naming a:2
+    // reads it.
+    DoPut(h.store(), {.thread = "t",
+                      .id = CpId(1),
+                      .values = {{"a", Val("x")}},
+                      .versions = {{"a", int64_t{1}}},
+                      .new_versions = ChannelVersions{{"a", int64_t{2}}}});
+    DoPut(h.store(), {.thread = "t",
+                      .id = CpId(2),
+                      .parent = CpId(1),
+                      .versions = {{"a", int64_t{2}}},
+                      .new_versions = ChannelVersions{}});
+    h.Reopen();
+    CHECK(ValuesOf(MustGet(h.store(), Cfg("t", CpId(1))).checkpoint).empty());
+    CHECK(ValuesOf(MustGet(h.store(), Cfg("t", CpId(2))).checkpoint) == "a=x");
+    CHECK(Collect(h.store(), ListOf(Cfg("t"))).size() == 2);
+  }
+
   SUBCASE(
       "a stored value is immutable; a later put reusing it changes nothing") {
     DoPut(h.store(), {.thread = "t",

@@ -55,7 +55,7 @@ TEST_CASE("rocksdb layout: the key bytes of every kind") {
                 ->Get(rocksdb::ReadOptions(), impl->meta,
                       keys::Encode(T({S("format_version")})), &version)
                 .ok());
-    CHECK(version == "1");
+    CHECK(version == "2");
   }
   std::vector<std::string> families;
   REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &families)

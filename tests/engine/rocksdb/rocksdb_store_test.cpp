@@ -23,7 +23,7 @@ TEST_CASE("rocksdb layout: a store of a newer format version is refused") {
     RawDb raw(path);
     REQUIRE(raw.db
                 ->Put(rocksdb::WriteOptions(), raw.by_name.at("meta"),
-                      keys::Encode(T({S("format_version")})), "2")
+                      keys::Encode(T({S("format_version")})), "3")
                 .ok());
   }
   for (bool read_only : {false, true}) {
@@ -33,7 +33,7 @@ TEST_CASE("rocksdb layout: a store of a newer format version is refused") {
     Status status = RocksDbCheckpointer::Open(options).status();
     INFO(status.ToString());
     CHECK(status.IsInvalidArgument());
-    CHECK(status.message().find("format version 2 is newer") !=
+    CHECK(status.message().find("format version 3 is newer") !=
           std::string::npos);
   }
 }
@@ -102,6 +102,81 @@ TEST_CASE("rocksdb layout: a new or empty store is stamped with its version") {
                     keys::Encode(T({S("format_version")})), &value)
               .ok());
   CHECK(value == std::to_string(RocksDbCheckpointer::kFormatVersion));
+}
+
+// A store of format 1 (01 records, no checksums), made from a fresh store
+// by rewriting every record and the format version the way format 1 wrote
+// them.
+TEST_CASE(
+    "rocksdb layout: a format 1 store reads, and is stamped 2 read-write") {
+  TempDir dir;
+  const std::string path = dir.Sub("store");
+  std::vector<std::optional<CheckpointTuple>> written;
+  {
+    auto store = OpenAt(path);
+    DoPut(*store, {.thread = "t",
+                   .id = CpId(1),
+                   .values = {{"a", Val("one")}},
+                   .versions = {{"a", int64_t{1}}}});
+    DoPut(*store, {.thread = "t",
+                   .id = CpId(2),
+                   .parent = CpId(1),
+                   .versions = {{"a", int64_t{2}}}});
+    DoWrites(*store, "t", CpId(1), {W("a", "w")}, "k");
+    RP_REQUIRE_OK(store->Compact());  // folds merge operands into values
+    for (int id : {1, 2}) written.push_back(Get(*store, Cfg("t", CpId(id))));
+  }
+  const std::string version_key = keys::Encode(T({S("format_version")}));
+  const auto stored_version = [&] {
+    RawDb raw(path);
+    std::string value;
+    REQUIRE(raw.db
+                ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"),
+                      version_key, &value)
+                .ok());
+    return value;
+  };
+  {
+    RawDb raw(path);
+    for (const char* name : {"checkpoints", "blobs", "writes"}) {
+      rocksdb::ColumnFamilyHandle* family = raw.by_name.at(name);
+      std::unique_ptr<rocksdb::Iterator> it(
+          raw.db->NewIterator(rocksdb::ReadOptions(), family));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const std::string sealed = it->value().ToString();
+        REQUIRE(sealed[0] == '\x02');
+        const std::string unchecked =
+            "\x01" + sealed.substr(1, sealed.size() - 5);
+        REQUIRE(
+            raw.db->Put(rocksdb::WriteOptions(), family, it->key(), unchecked)
+                .ok());
+      }
+    }
+    REQUIRE(raw.db
+                ->Put(rocksdb::WriteOptions(), raw.by_name.at("meta"),
+                      version_key, "1")
+                .ok());
+  }
+  const auto reads_as_written = [&](RocksDbCheckpointer& store) {
+    for (int id : {1, 2}) {
+      CHECK(Get(store, Cfg("t", CpId(id))) == written[id - 1]);
+    }
+    CHECK(Unwrap(VerifyStore(store, nullptr)).sound());
+  };
+  reads_as_written(*OpenAt(path, /*read_only=*/true));
+  CHECK(stored_version() == "1");
+  {
+    auto store = OpenAt(path);
+    reads_as_written(*store);
+    DoPut(*store, {.thread = "t",
+                   .id = CpId(3),
+                   .parent = CpId(2),
+                   .values = {{"a", Val("three")}},
+                   .versions = {{"a", int64_t{3}}}});
+    CHECK(ValuesOf(MustGet(*store, Cfg("t")).checkpoint) == "a=three");
+    reads_as_written(*store);
+  }
+  CHECK(stored_version() == "2");
 }
 
 TEST_CASE("rocksdb layout: read-only mode reads and refuses every write") {
