@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace rockpoint::serde {
@@ -329,30 +330,37 @@ Value::~Value() {
 
 bool operator==(const Value& a, const Value& b) {
   std::vector<Value::CompareTask> pending;
-  // Compares one level of x and y; queues pairs of non-empty containers.
-  const auto level = [&pending](const Value& x, const Value& y) {
+  // Compares x and y at once, or (both non-empty containers) queues them.
+  const auto compare = [&pending](const Value& x, const Value& y) {
     if (!IsNonEmptyContainer(x) || !IsNonEmptyContainer(y)) {
       return x.data_ == y.data_;  // at most one level of empty containers.
     }
+    pending.push_back({&x, &y});
+    return true;
+  };
+  // Compares one level of x and y, both non-empty containers.
+  const auto level = [&compare](const Value& x, const Value& y) {
     if (x.kind() != y.kind()) return false;
     if (x.is_array()) {
       const Value::Array& xs = x.as_array();
       const Value::Array& ys = y.as_array();
       if (xs.size() != ys.size()) return false;
-      for (size_t i = 0; i < xs.size(); ++i)
-        pending.push_back({&xs[i], &ys[i]});
+      for (size_t i = 0; i < xs.size(); ++i) {
+        if (!compare(xs[i], ys[i])) return false;
+      }
       return true;
     }
     const Value::Map& xs = x.as_map();
     const Value::Map& ys = y.as_map();
     if (xs.size() != ys.size()) return false;
     for (auto xi = xs.begin(), yi = ys.begin(); xi != xs.end(); ++xi, ++yi) {
-      if (xi->first != yi->first) return false;
-      pending.push_back({&xi->second, &yi->second});
+      if (xi->first != yi->first || !compare(xi->second, yi->second)) {
+        return false;
+      }
     }
     return true;
   };
-  if (!level(a, b)) return false;
+  if (!compare(a, b)) return false;
   while (!pending.empty()) {
     Value::CompareTask task = pending.back();
     pending.pop_back();
@@ -401,16 +409,16 @@ std::string Value::DebugString() const {
 int NestingDepth(const Value& value, int cap) {
   if (!value.is_array() && !value.is_map()) return 0;
   int deepest = 1;
-  // (container, its level), depth first.
-  std::vector<std::pair<const Value*, int>> pending{{&value, 1}};
-  while (!pending.empty()) {
-    const auto [node, level] = pending.back();
-    pending.pop_back();
-    deepest = std::max(deepest, level);
-    if (level > cap) break;
+  // Non-empty containers still to visit, with their levels; depth first.
+  std::vector<std::pair<const Value*, int>> pending;
+  const Value* node = &value;
+  int level = 1;
+  while (level <= cap) {
     const auto visit = [&](const Value& child) {
-      if (child.is_array() || child.is_map()) {
+      if (IsNonEmptyContainer(child)) {
         pending.emplace_back(&child, level + 1);
+      } else if (child.is_array() || child.is_map()) {
+        deepest = std::max(deepest, level + 1);
       }
     };
     if (node->is_array()) {
@@ -418,6 +426,10 @@ int NestingDepth(const Value& value, int cap) {
     } else {
       for (const auto& [key, child] : node->as_map()) visit(child);
     }
+    if (pending.empty()) break;
+    std::tie(node, level) = pending.back();
+    pending.pop_back();
+    deepest = std::max(deepest, level);
   }
   return deepest;
 }
