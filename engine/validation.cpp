@@ -3,7 +3,6 @@
 // 1 MB or binary id never floods a log.
 #include "engine/validation.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <type_traits>
@@ -133,24 +132,6 @@ Status CheckConfigIds(const CheckpointConfig& config,
   return Status::OK();
 }
 
-// The number of maps and arrays on the deepest path of `value` (0 for a
-// scalar), counted at most `cap` + 1 deep: the recursion is bounded by cap.
-int NestingDepth(const Value& value, int cap) {
-  if (!value.is_map() && !value.is_array()) return 0;
-  if (cap <= 0) return 1;
-  int deepest = 0;
-  if (value.is_map()) {
-    for (const auto& [key, child] : value.as_map()) {
-      deepest = std::max(deepest, NestingDepth(child, cap - 1));
-    }
-  } else {
-    for (const Value& child : value.as_array()) {
-      deepest = std::max(deepest, NestingDepth(child, cap - 1));
-    }
-  }
-  return 1 + deepest;
-}
-
 }  // namespace
 
 Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
@@ -167,11 +148,8 @@ Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
     return Status::InvalidArgument(std::string("metadata must be a map, got ") +
                                    KindNameOf(metadata));
   }
-  if (NestingDepth(metadata, kMaxMetadataNesting) > kMaxMetadataNesting) {
-    return Status::InvalidArgument("metadata nests deeper than " +
-                                   std::to_string(kMaxMetadataNesting) +
-                                   " maps and arrays");
-  }
+  RP_RETURN_IF_ERROR(
+      serde::CheckNesting(metadata, "metadata", kMaxMetadataNesting));
   RP_RETURN_IF_ERROR(CheckConfigIds(config, limits));
   RP_RETURN_IF_ERROR(CheckId("checkpoint.id", checkpoint.id, limits));
   if (config.checkpoint_id && *config.checkpoint_id == checkpoint.id) {

@@ -7,6 +7,33 @@
 #include "runtime/loop_impl.h"
 
 namespace rockpoint::runtime {
+namespace {
+
+// Every value of `command` is stored, and must then nest at most kMaxDepth
+// deep (value.h): updates as writes, answers in the list of their task's
+// answers, Sends as {node, arg} packets. Checked before any of it is.
+Status CheckCommandNesting(const Command& command) {
+  constexpr int kMaxAnswerDepth = serde::kMaxDepth - 1;
+  if (command.resume) {
+    RP_RETURN_IF_ERROR(serde::CheckNesting(*command.resume, "Command.resume",
+                                           kMaxAnswerDepth));
+  }
+  for (const auto& [id, answer] : command.resume_by_id) {
+    RP_RETURN_IF_ERROR(serde::CheckNesting(
+        answer, "Command.resume_by_id['" + id + "']", kMaxAnswerDepth));
+  }
+  for (const auto& [key, value] : command.update) {
+    RP_RETURN_IF_ERROR(
+        serde::CheckNesting(value, "Command.update['" + key + "']"));
+  }
+  for (const Send& send : command.goto_sends) {
+    RP_RETURN_IF_ERROR(serde::CheckNesting(
+        SendValue(send), "Command.goto Send to '" + send.node + "'"));
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 Awaitable<Status> Loop::Start() {
   if (env_.storage != nullptr && !request_.fresh) {
@@ -28,6 +55,9 @@ Awaitable<Status> Loop::Start() {
                ? RunInput::Kind::kContinue
                : RunInput::Kind::kCommand;
   }
+  if (kind == RunInput::Kind::kCommand) {
+    RP_CO_RETURN_IF_ERROR(CheckCommandNesting(request_.input.command));
+  }
   switch (kind) {
     case RunInput::Kind::kValues:
       co_return co_await StartWithInput(request_.input.values);
@@ -48,11 +78,14 @@ Awaitable<Status> Loop::Start() {
 }
 
 Awaitable<Status> Loop::StartWithInput(const State& values) {
-  for (const auto& [key, unused] : values) {
+  for (const auto& [key, value] : values) {
     if (!spec_.IsUserChannel(key)) {
       co_return Status::InvalidArgument("input key '" + key +
                                         "' is not a channel of the graph");
     }
+    // START's value holds the input map: one level more.
+    RP_CO_RETURN_IF_ERROR(serde::CheckNesting(
+        value, "input value of '" + key + "'", serde::kMaxDepth - 1));
   }
   std::vector<TaskWrites> writes;
   if (state_.has_checkpoint()) {

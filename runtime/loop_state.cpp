@@ -147,6 +147,16 @@ bool IsGeometric(const ChannelSpec& spec) {
          spec.snapshot_policy.kind == SnapshotPolicy::Kind::kGeometric;
 }
 
+// A channel value is stored as its msgpack (a snapshot's inside its ext),
+// which does not read back nested deeper than kMaxDepth (value.h): a
+// reducer can nest deeper than any write did.
+Status CheckStorable(const std::string& channel, const Value& value) {
+  if (serde::NestingDepth(value) <= serde::kMaxDepth) return Status::OK();
+  return Status::InvalidArgument(
+      "value of channel '" + channel + "' nests deeper than " +
+      std::to_string(serde::kMaxDepth) + " maps and arrays");
+}
+
 // The stored bytes of `writes` (put_writes stores EncodeMsgpack(write)).
 int64_t EncodedBytes(const std::vector<Value>& writes) {
   std::string scratch;
@@ -318,6 +328,7 @@ Result<PutRequest> LoopState::BuildPut() {
       if (changed) {
         put.new_versions[name] = version;
         if (state.has_value()) {
+          RP_RETURN_IF_ERROR(CheckStorable(name, state.value()));
           put.checkpoint.channel_values[name] = EncodeTyped(state.value());
         }
       }
@@ -332,6 +343,7 @@ Result<PutRequest> LoopState::BuildPut() {
                      (!writes_stored_ &&
                       (changed || persisted_write_channels_.count(name) != 0)));
     if (snapshot) {
+      RP_RETURN_IF_ERROR(CheckStorable(name, state.value()));
       if (!changed) {
         // The stored blob of this version is immutable: a snapshot needs
         // a version of its own.

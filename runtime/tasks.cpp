@@ -109,6 +109,17 @@ void AddRoute(const std::string& target,
   if (target != kEnd) out.emplace_back(TriggerChannel(target), Value());
 }
 
+// A write is stored as its value's msgpack, which does not read back
+// nested deeper than kMaxDepth (value.h): refused before anything is.
+Status CheckWriteNesting(const NodeSpec& node, const std::string& channel,
+                         const Value& value) {
+  if (serde::NestingDepth(value) <= serde::kMaxDepth) return Status::OK();
+  return Status::InvalidArgument("node '" + node.name + "' wrote to '" +
+                                 channel + "' a value nesting deeper than " +
+                                 std::to_string(serde::kMaxDepth) +
+                                 " maps and arrays");
+}
+
 }  // namespace
 
 Status AppendNodeWrites(const LoopState& state, const NodeSpec& node,
@@ -121,6 +132,7 @@ Status AppendNodeWrites(const LoopState& state, const NodeSpec& node,
       return Status::InvalidArgument("node '" + node.name + "' wrote '" +
                                      channel + "', which is not a channel");
     }
+    RP_RETURN_IF_ERROR(CheckWriteNesting(node, channel, value));
     out.emplace_back(std::move(channel), std::move(value));
   }
   for (const std::string& target : update.goto_nodes) {
@@ -129,7 +141,9 @@ Status AppendNodeWrites(const LoopState& state, const NodeSpec& node,
   }
   for (const Send& send : update.sends) {
     RP_RETURN_IF_ERROR(CheckTarget(spec, node.name, send.node));
-    out.emplace_back(std::string(kTasksChannel), SendValue(send));
+    Value packet = SendValue(send);
+    RP_RETURN_IF_ERROR(CheckWriteNesting(node, "Send to " + send.node, packet));
+    out.emplace_back(std::string(kTasksChannel), std::move(packet));
   }
   for (const std::string& target : node.edges) AddRoute(target, out);
   if (!node.branches.empty()) {
@@ -184,6 +198,16 @@ void RunNodeTask(const LoopState& state, const Task& task, const State& input,
     outcome.kind = TaskOutcome::Kind::kDone;
     outcome.writes = std::move(writes);
   } catch (InterruptSignal& signal) {
+    // Stored inside its record, inside the __interrupt__ write's list.
+    constexpr int kMaxInterruptDepth = serde::kMaxDepth - 2;
+    if (serde::NestingDepth(signal.value, kMaxInterruptDepth) >
+        kMaxInterruptDepth) {
+      outcome.kind = TaskOutcome::Kind::kError;
+      outcome.error = "node '" + task.node +
+                      "' interrupted with a value nesting deeper than " +
+                      std::to_string(kMaxInterruptDepth) + " maps and arrays";
+      return;
+    }
     outcome.kind = TaskOutcome::Kind::kInterrupted;
     outcome.interrupts = {InterruptRecord(
         Interrupt{task.id, std::move(signal.value), task.node, state.ns()})};

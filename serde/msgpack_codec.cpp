@@ -16,7 +16,8 @@
 //                                        ;         keys in ascending order
 //           | ext(tag, data)             ; Ext     d4-d8 | c7 | c8 | c9
 //
-// Encoding writes through msgpack_writer.h; decoding parses strictly into a
+// Encoding writes through msgpack_writer.h, depth first with an explicit
+// stack (no recursion at any depth); decoding parses strictly into a
 // MsgpackTree (msgpack_tree.h) and builds the Value from it. Accepted on
 // input beyond the canonical forms: any integer width, float32 (widened),
 // str8 and wider forms for short strings, map keys in any order. Rejected:
@@ -24,6 +25,7 @@
 #include "rockpoint/msgpack_codec.h"
 
 #include <utility>
+#include <vector>
 
 #include "serde/msgpack_tree.h"
 #include "serde/msgpack_writer.h"
@@ -85,7 +87,10 @@ Status NodeToValue(const MsgpackTree& tree, const MsgpackNode& node,
 
 }  // namespace internal
 
-void AppendMsgpack(const Value& value, std::string* out) {
+namespace {
+
+// Appends `value` if it is a scalar, else its container header.
+void AppendItem(const Value& value, std::string* out) {
   switch (value.kind()) {
     case Value::Kind::kNull:
       internal::AppendNil(out);
@@ -107,18 +112,54 @@ void AppendMsgpack(const Value& value, std::string* out) {
       return;
     case Value::Kind::kArray:
       internal::AppendArrayHeader(value.as_array().size(), out);
-      for (const Value& element : value.as_array()) AppendMsgpack(element, out);
       return;
     case Value::Kind::kMap:
       internal::AppendMapHeader(value.as_map().size(), out);
-      for (const auto& [key, element] : value.as_map()) {
-        internal::AppendStr(key, out);
-        AppendMsgpack(element, out);
-      }
       return;
     case Value::Kind::kExt:
       internal::AppendExt(value.as_ext().type, value.as_ext().data, out);
       return;
+  }
+}
+
+// A container whose header is written: where its next element is.
+struct OpenContainer {
+  const Value* container;
+  size_t next_index = 0;                   // arrays.
+  Value::Map::const_iterator next_pair{};  // maps.
+};
+
+// The next element of `open` to write (after its key, for a map), or
+// nullptr when it is complete.
+const Value* NextElement(OpenContainer& open, std::string* out) {
+  if (open.container->is_array()) {
+    const Value::Array& array = open.container->as_array();
+    return open.next_index < array.size() ? &array[open.next_index++] : nullptr;
+  }
+  if (open.next_pair == open.container->as_map().end()) return nullptr;
+  const auto& [key, element] = *open.next_pair++;
+  internal::AppendStr(key, out);
+  return &element;
+}
+
+}  // namespace
+
+// Depth first with an explicit stack of open containers (no recursion).
+void AppendMsgpack(const Value& value, std::string* out) {
+  std::vector<OpenContainer> open;
+  const Value* next = &value;
+  while (true) {
+    if (next != nullptr) {
+      AppendItem(*next, out);
+      if (next->is_array()) {
+        open.push_back({next});
+      } else if (next->is_map()) {
+        open.push_back({next, 0, next->as_map().begin()});
+      }
+    }
+    if (open.empty()) return;
+    next = NextElement(open.back(), out);
+    if (next == nullptr) open.pop_back();
   }
 }
 

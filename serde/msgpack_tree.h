@@ -20,9 +20,8 @@
 #include <string_view>
 #include <vector>
 
-#include "rockpoint/msgpack_codec.h"  // kMaxDepth
 #include "rockpoint/status.h"
-#include "rockpoint/value.h"
+#include "rockpoint/value.h"  // kMaxDepth
 
 namespace rockpoint::serde::internal {
 

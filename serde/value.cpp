@@ -1,4 +1,10 @@
-// Value: map lookup, kind names and the human-readable rendering.
+// Value: copies, moves, comparison and destruction without recursion, map
+// lookup, kind names, nesting depth and the human-readable rendering.
+//
+// The special members work level by level: a container is handled one level
+// deep, and its nested non-empty containers are queued on an explicit stack
+// (a std::vector) instead of a call stack, so a Value of any depth is safe.
+// A container whose children are all scalars or empty needs no queue.
 //
 // DebugString grammar (JSON, plus three conventions):
 //   null | true | false | <int> | <double> | "<string>" | [..] | {"k":v,..}
@@ -10,13 +16,21 @@
 // \xNN (the one non-JSON escape).
 #include "rockpoint/value.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace rockpoint::serde {
 namespace {
+
+bool IsNonEmptyContainer(const Value& value) {
+  return (value.is_array() && !value.as_array().empty()) ||
+         (value.is_map() && !value.as_map().empty());
+}
 
 constexpr char kBase64Alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -138,7 +152,9 @@ void AppendDouble(double d, std::string* out) {
   if (text.find_first_of(".e") == std::string_view::npos) out->append(".0");
 }
 
-void AppendDebug(const Value& value, std::string* out) {
+// Renders `value`, whose enclosing maps and arrays number `depth`; a
+// container that would be level kMaxDepth + 1 renders as [...] or {...}.
+void AppendDebug(const Value& value, int depth, std::string* out) {
   switch (value.kind()) {
     case Value::Kind::kNull:
       out->append("null");
@@ -161,17 +177,25 @@ void AppendDebug(const Value& value, std::string* out) {
       out->push_back('"');
       return;
     case Value::Kind::kArray: {
+      if (depth >= kMaxDepth) {
+        out->append("[...]");
+        return;
+      }
       out->push_back('[');
       bool first = true;
       for (const Value& element : value.as_array()) {
         if (!first) out->push_back(',');
         first = false;
-        AppendDebug(element, out);
+        AppendDebug(element, depth + 1, out);
       }
       out->push_back(']');
       return;
     }
     case Value::Kind::kMap: {
+      if (depth >= kMaxDepth) {
+        out->append("{...}");
+        return;
+      }
       out->push_back('{');
       bool first = true;
       for (const auto& [key, element] : value.as_map()) {
@@ -179,7 +203,7 @@ void AppendDebug(const Value& value, std::string* out) {
         first = false;
         AppendQuoted(key, out);
         out->push_back(':');
-        AppendDebug(element, out);
+        AppendDebug(element, depth + 1, out);
       }
       out->push_back('}');
       return;
@@ -195,6 +219,155 @@ void AppendDebug(const Value& value, std::string* out) {
 }
 
 }  // namespace
+
+struct Value::CopyTask {
+  const Value* from;
+  Value* to;
+};
+
+struct Value::CompareTask {
+  const Value* a;
+  const Value* b;
+};
+
+void Value::CopyLevel(const Value& from, std::vector<CopyTask>* pending) {
+  // Scalars and empty containers copy without recursion.
+  if (!IsNonEmptyContainer(from)) {
+    data_ = from.data_;
+    return;
+  }
+  if (from.is_array()) {
+    const Array& source = from.as_array();
+    Array& target = data_.emplace<Array>(source.size());
+    for (size_t i = 0; i < source.size(); ++i) {
+      if (IsNonEmptyContainer(source[i])) {
+        pending->push_back({&source[i], &target[i]});
+      } else {
+        target[i].data_ = source[i].data_;
+      }
+    }
+    return;
+  }
+  Map& target = data_.emplace<Map>();
+  for (const auto& [key, child] : from.as_map()) {
+    auto it = target.emplace_hint(target.end(), key, Value());
+    if (IsNonEmptyContainer(child)) {
+      pending->push_back({&child, &it->second});
+    } else {
+      it->second.data_ = child.data_;
+    }
+  }
+}
+
+Value::Value(const Value& other) {
+  std::vector<CopyTask> pending;
+  CopyLevel(other, &pending);
+  // Queued targets are elements of containers already sized, so the
+  // pointers stay valid.
+  while (!pending.empty()) {
+    CopyTask task = pending.back();
+    pending.pop_back();
+    task.to->CopyLevel(*task.from, &pending);
+  }
+}
+
+Value& Value::operator=(const Value& other) {
+  // Copying first makes `other` being a part of this Value harmless.
+  Value copy(other);
+  data_.swap(copy.data_);
+  return *this;
+}
+
+Value& Value::operator=(Value&& other) noexcept {
+  // `other` may be a part of this Value: take it out before the old
+  // contents (which `taken` ends up with) are destroyed.
+  Value taken(std::move(other));
+  data_.swap(taken.data_);
+  return *this;
+}
+
+bool Value::HasNested() const {
+  if (is_array()) {
+    return std::any_of(as_array().begin(), as_array().end(),
+                       IsNonEmptyContainer);
+  }
+  if (is_map()) {
+    return std::any_of(as_map().begin(), as_map().end(), [](const auto& item) {
+      return IsNonEmptyContainer(item.second);
+    });
+  }
+  return false;
+}
+
+void Value::TakeNested(std::vector<Value>* pending) {
+  if (is_array()) {
+    for (Value& child : as_array()) {
+      if (IsNonEmptyContainer(child)) pending->push_back(std::move(child));
+    }
+  } else if (is_map()) {
+    for (auto& [key, child] : as_map()) {
+      if (IsNonEmptyContainer(child)) pending->push_back(std::move(child));
+    }
+  }
+}
+
+Value::~Value() {
+  if (!HasNested()) return;
+  // Each Value taken from `pending` gives up its nested containers before
+  // it is destroyed, so no destructor below this one finds any. If memory
+  // runs out, what is left is destroyed the ordinary (recursive) way.
+  try {
+    std::vector<Value> pending;
+    TakeNested(&pending);
+    while (!pending.empty()) {
+      Value last = std::move(pending.back());
+      pending.pop_back();
+      last.TakeNested(&pending);
+    }
+  } catch (...) {
+  }
+}
+
+bool operator==(const Value& a, const Value& b) {
+  std::vector<Value::CompareTask> pending;
+  // Compares x and y at once, or (both non-empty containers) queues them.
+  const auto compare = [&pending](const Value& x, const Value& y) {
+    if (!IsNonEmptyContainer(x) || !IsNonEmptyContainer(y)) {
+      return x.data_ == y.data_;  // at most one level of empty containers.
+    }
+    pending.push_back({&x, &y});
+    return true;
+  };
+  // Compares one level of x and y, both non-empty containers.
+  const auto level = [&compare](const Value& x, const Value& y) {
+    if (x.kind() != y.kind()) return false;
+    if (x.is_array()) {
+      const Value::Array& xs = x.as_array();
+      const Value::Array& ys = y.as_array();
+      if (xs.size() != ys.size()) return false;
+      for (size_t i = 0; i < xs.size(); ++i) {
+        if (!compare(xs[i], ys[i])) return false;
+      }
+      return true;
+    }
+    const Value::Map& xs = x.as_map();
+    const Value::Map& ys = y.as_map();
+    if (xs.size() != ys.size()) return false;
+    for (auto xi = xs.begin(), yi = ys.begin(); xi != xs.end(); ++xi, ++yi) {
+      if (xi->first != yi->first || !compare(xi->second, yi->second)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!compare(a, b)) return false;
+  while (!pending.empty()) {
+    Value::CompareTask task = pending.back();
+    pending.pop_back();
+    if (!level(*task.a, *task.b)) return false;
+  }
+  return true;
+}
 
 const Value* Value::Find(std::string_view key) const {
   if (!is_map()) return nullptr;
@@ -229,8 +402,43 @@ const char* Value::KindName(Kind kind) {
 
 std::string Value::DebugString() const {
   std::string out;
-  AppendDebug(*this, &out);
+  AppendDebug(*this, 0, &out);
   return out;
+}
+
+int NestingDepth(const Value& value, int cap) {
+  if (!value.is_array() && !value.is_map()) return 0;
+  int deepest = 1;
+  // Non-empty containers still to visit, with their levels; depth first.
+  std::vector<std::pair<const Value*, int>> pending;
+  const Value* node = &value;
+  int level = 1;
+  while (level <= cap) {
+    const auto visit = [&](const Value& child) {
+      if (IsNonEmptyContainer(child)) {
+        pending.emplace_back(&child, level + 1);
+      } else if (child.is_array() || child.is_map()) {
+        deepest = std::max(deepest, level + 1);
+      }
+    };
+    if (node->is_array()) {
+      std::for_each(node->as_array().begin(), node->as_array().end(), visit);
+    } else {
+      for (const auto& [key, child] : node->as_map()) visit(child);
+    }
+    if (pending.empty()) break;
+    std::tie(node, level) = pending.back();
+    pending.pop_back();
+    deepest = std::max(deepest, level);
+  }
+  return deepest;
+}
+
+Status CheckNesting(const Value& value, std::string_view what, int max_depth) {
+  if (NestingDepth(value, max_depth) <= max_depth) return Status::OK();
+  return Status::InvalidArgument(std::string(what) + " nests deeper than " +
+                                 std::to_string(max_depth) +
+                                 " maps and arrays");
 }
 
 }  // namespace rockpoint::serde

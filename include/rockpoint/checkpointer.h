@@ -38,10 +38,12 @@ struct CheckpointerLimits {
 };
 
 // Metadata nests at most this many maps and arrays deep (the metadata map
-// itself is one). Every backend refuses deeper metadata with
-// InvalidArgument, since a stored record adds one level to the 256 its
-// msgpack decoder reads.
-inline constexpr int kMaxMetadataNesting = 255;
+// itself is one): serde::kMaxDepth less the level its stored record wraps
+// it in (value.h states the whole nesting rule). Every backend refuses
+// deeper metadata with InvalidArgument "metadata nests deeper than 255 maps
+// and arrays" before anything is written, however deep it is, so what a
+// backend accepts it can read back.
+inline constexpr int kMaxMetadataNesting = serde::kMaxDepth - 1;
 
 // Iterates tuples newest first. Obtained from Checkpointer::List; owns what
 // it needs (it may hold a storage snapshot), so it stays valid while the

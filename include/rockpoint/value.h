@@ -5,6 +5,21 @@
 // opaque bytes, e.g. a delta-channel snapshot wrapping an encoded Value).
 // It is a plain value type: copyable, comparable, no shared state.
 //
+// Nesting limit. A Value's depth is the number of maps and arrays on its
+// deepest path: 0 for a scalar, 1 for [] or {}, 2 for [[]]. rockpoint reads
+// and stores Values at most kMaxDepth deep:
+//   - every conversion into a Value refuses deeper input before building
+//     it: msgpack decoding (Corruption), the CLI's JSON and the Python and
+//     Node bindings (InvalidArgument, or Corruption for a stored file);
+//   - whatever stores a Value refuses a deeper one with InvalidArgument
+//     (CheckNesting), so what is stored reads back. Metadata, which its
+//     stored record wraps in one more level, nests at most
+//     kMaxMetadataNesting = kMaxDepth - 1 (checkpointer.h);
+//   - a Value's own copy, move, comparison and destruction, and
+//     EncodeMsgpack, use no recursion, so a deeper Value built in code is
+//     safe to hold and to pass to a call that refuses it. DebugString shows
+//     kMaxDepth levels and elides the rest.
+//
 // Thread-safety: none needed; distinct Values are independent.
 #pragma once
 
@@ -15,7 +30,12 @@
 #include <variant>
 #include <vector>
 
+#include "rockpoint/status.h"
+
 namespace rockpoint::serde {
+
+// The deepest Value rockpoint reads or stores (see above).
+inline constexpr int kMaxDepth = 256;
 
 class Value;
 
@@ -64,6 +84,15 @@ class Value {
   Value(Map m) : data_(std::move(m)) {}
   Value(Ext e) : data_(std::move(e)) {}
 
+  // Copies, moves and destruction walk nested values with an explicit stack
+  // (no recursion, whatever the depth). Assigning a Value one of its own
+  // parts is allowed.
+  Value(const Value& other);
+  Value(Value&& other) noexcept : data_(std::move(other.data_)) {}
+  Value& operator=(const Value& other);
+  Value& operator=(Value&& other) noexcept;
+  ~Value();
+
   static Value MakeArray() { return Value(Array{}); }
   static Value MakeMap() { return Value(Map{}); }
 
@@ -98,17 +127,38 @@ class Value {
   static const char* KindName(Kind kind);
 
   // A compact JSON-like rendering for humans and error messages (bytes as
-  // base64 "b64:..." strings, ext as {"$ext": tag, "b64": ...}).
+  // base64 "b64:..." strings, ext as {"$ext": tag, "b64": ...}). A map or
+  // array below kMaxDepth levels renders as {...} or [...].
   std::string DebugString() const;
 
-  friend bool operator==(const Value& a, const Value& b) {
-    return a.data_ == b.data_;
-  }
+  // Same kind and equal contents, element by element (doubles by ==, so a
+  // NaN anywhere makes a Value unequal to itself). No recursion.
+  friend bool operator==(const Value& a, const Value& b);
 
  private:
-  std::variant<std::monostate, bool, int64_t, double, std::string, Bytes, Array,
-               Map, Ext>
-      data_;
+  using Data = std::variant<std::monostate, bool, int64_t, double, std::string,
+                            Bytes, Array, Map, Ext>;
+  struct CopyTask;
+  struct CompareTask;
+
+  // Copies `from` into this null Value one level deep; nested non-empty
+  // containers are left null and queued on `pending`.
+  void CopyLevel(const Value& from, std::vector<CopyTask>* pending);
+  // Moves the non-empty containers directly inside this Value to `pending`.
+  void TakeNested(std::vector<Value>* pending);
+  bool HasNested() const;
+
+  Data data_;
 };
+
+// The depth of `value` (see the file comment), counted no further than
+// `cap` + 1 levels: NestingDepth(v, n) > n says whether v nests deeper than
+// n, in time bounded by the nodes of its first n + 1 levels. No recursion.
+int NestingDepth(const Value& value, int cap = kMaxDepth);
+
+// OK if `value` nests at most `max_depth` deep, else InvalidArgument
+// "<what> nests deeper than <max_depth> maps and arrays".
+Status CheckNesting(const Value& value, std::string_view what,
+                    int max_depth = kMaxDepth);
 
 }  // namespace rockpoint::serde

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "engine/contract_helpers.h"
+#include "serde/nested_value.h"
 
 namespace rockpoint::testing {
 
@@ -60,6 +61,24 @@ TEST_CASE_TEMPLATE_DEFINE("contract metadata nesting", H,
     CHECK(Ids(Collect(h.store(), ListOf(Cfg("t", std::nullopt,
                                             std::nullopt)))) == CpId(1));
     CHECK(Unwrap(h.store().ListThreads({})).threads.size() == 1);
+  }
+  SUBCASE("far deeper metadata is refused like one level past, not a crash") {
+    // Maps and arrays 500,000 levels deep: any recursion over them would
+    // overflow the stack (validation, copying, encoding or destroying).
+    for (bool maps : {true, false}) {
+      CAPTURE(maps);
+      Value::Map top;
+      top.emplace(
+          "deep",
+          maps ? serde::testing::NestedMaps(serde::testing::kFarTooDeep)
+               : serde::testing::NestedArrays(serde::testing::kFarTooDeep));
+      const Value metadata(std::move(top));
+      CheckInvalid(h.store()
+                       .Put(Cfg("t"), MakeCheckpoint(CpId(1)), metadata, {})
+                       .status(),
+                   "metadata nests deeper than 255 maps and arrays");
+    }
+    CHECK(Everything(h.store()).empty());
   }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "serde/hex.h"
+#include "serde/nested_value.h"
 #include "serde/random_value.h"
 
 namespace rockpoint::serde {
@@ -18,6 +19,9 @@ namespace {
 using namespace std::string_literals;
 using testing::ContainsNaN;
 using testing::Hex;
+using testing::kFarTooDeep;
+using testing::NestedArrays;
+using testing::NestedMaps;
 using testing::RandomValues;
 using testing::Repeat;
 using testing::ToHex;
@@ -166,6 +170,30 @@ TEST_CASE("nesting up to kMaxDepth decodes, one more level does not") {
   Status status = DecodeMsgpack(too_deep).status();
   CHECK(status.IsCorruption());
   CHECK(status.message().find("nesting deeper than 256") != std::string::npos);
+}
+
+TEST_CASE("a Value kMaxDepth deep round trips; deeper encodes but is refused") {
+  for (const Value& deepest : {NestedArrays(kMaxDepth, Value(1)),
+                               NestedMaps(kMaxDepth, Value("leaf"))}) {
+    Result<Value> decoded = DecodeMsgpack(EncodeMsgpack(deepest));
+    REQUIRE(decoded.ok());
+    CHECK(*decoded == deepest);
+  }
+  // Encoding does not recurse, so even a far deeper Value encodes; the
+  // decoder refuses what it cannot read back.
+  for (int levels : {kMaxDepth + 1, kFarTooDeep}) {
+    CAPTURE(levels);
+    const std::string arrays = EncodeMsgpack(NestedArrays(levels));
+    CHECK(arrays == std::string(levels, '\x91') + "\xc0");
+    Status status = DecodeMsgpack(arrays).status();
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find("nesting deeper than 256") !=
+          std::string::npos);
+    std::string maps;
+    AppendMsgpack(NestedMaps(levels), &maps);
+    CHECK(maps.size() == 3 * static_cast<size_t>(levels) + 1);
+    CHECK(DecodeMsgpack(maps).status().IsCorruption());
+  }
 }
 
 TEST_CASE("AppendMsgpack appends to existing bytes") {

@@ -1,4 +1,5 @@
-// Tests of serde/value.h: kinds, Find, KindName and DebugString.
+// Tests of serde/value.h: kinds, Find, KindName, DebugString, and the
+// nesting rule (no recursion at any depth; NestingDepth and CheckNesting).
 #include "rockpoint/value.h"
 
 #include <doctest/doctest.h>
@@ -6,11 +7,17 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+
+#include "serde/nested_value.h"
 
 namespace rockpoint::serde {
 namespace {
 
 using namespace std::string_literals;
+using testing::kFarTooDeep;
+using testing::NestedArrays;
+using testing::NestedMaps;
 
 TEST_CASE("Value kinds follow the constructors") {
   CHECK(Value().is_null());
@@ -107,6 +114,120 @@ TEST_CASE("DebugString renders containers compactly, maps in key order") {
   CHECK(value.DebugString() ==
         R"({"a":{},"m":{"k":false},"z":[1,"two",null]})");
   CHECK(Value::MakeArray().DebugString() == "[]");
+}
+
+TEST_CASE(
+    "a Value nested far deeper than kMaxDepth copies, compares, moves "
+    "and destroys without recursion") {
+  for (bool maps : {false, true}) {
+    CAPTURE(maps);
+    const auto nested = [maps](int levels, Value leaf = Value()) {
+      return maps ? NestedMaps(levels, std::move(leaf))
+                  : NestedArrays(levels, std::move(leaf));
+    };
+    Value deep = nested(kFarTooDeep);
+    {
+      Value copy = deep;
+      CHECK(copy == deep);
+      Value moved = std::move(copy);
+      CHECK(moved == deep);
+      Value assigned = Value(1);
+      assigned = moved;
+      CHECK(assigned == deep);
+      assigned = std::move(moved);
+      CHECK(assigned == deep);
+    }
+    // Unequal only at the bottom: the walk reaches it either way.
+    CHECK_FALSE(deep == nested(kFarTooDeep, Value(1)));
+    CHECK_FALSE(nested(kFarTooDeep, Value(1)) == deep);
+    CHECK_FALSE(deep == nested(kFarTooDeep - 1));
+  }
+}
+
+TEST_CASE("assigning a Value one of its own parts") {
+  Value value = NestedArrays(3, Value("leaf"));
+  value = value.as_array()[0];
+  CHECK(value == NestedArrays(2, Value("leaf")));
+  value = std::move(value.as_array()[0]);
+  CHECK(value == NestedArrays(1, Value("leaf")));
+  Value map = NestedMaps(3, Value(7));
+  map = *map.Find("k");
+  CHECK(map == NestedMaps(2, Value(7)));
+  map = std::move(map.as_map().at("k"));
+  CHECK(map == NestedMaps(1, Value(7)));
+  Value same = NestedMaps(2);
+  const Value& alias = same;
+  same = alias;
+  CHECK(same == NestedMaps(2));
+}
+
+TEST_CASE("comparison and copies keep their meaning on nested values") {
+  const Value a(Value::Map{
+      {"list", Value(Value::Array{Value(1), Value::MakeMap(), Value("x")})},
+      {"map", Value(Value::Map{{"n", Value()}, {"d", Value(2.5)}})},
+  });
+  Value b = a;
+  CHECK(b == a);
+  b.as_map()["map"].as_map()["d"] = Value(2.0);
+  CHECK_FALSE(b == a);
+  b = a;
+  b.as_map()["list"].as_array().push_back(Value());
+  CHECK_FALSE(b == a);
+  b = a;
+  b.as_map()["list"].as_array()[1] = Value::MakeArray();
+  CHECK_FALSE(b == a);
+  b = a;
+  b.as_map()["other"] = Value();
+  CHECK_FALSE(b == a);
+  // NaN is unequal to itself, at any depth, as a double is.
+  const Value nan(Value::Array{Value(std::nan(""))});
+  CHECK_FALSE(nan == nan);
+}
+
+TEST_CASE("DebugString shows kMaxDepth levels and elides deeper ones") {
+  const std::string at_limit = NestedArrays(kMaxDepth).DebugString();
+  CHECK(at_limit ==
+        std::string(kMaxDepth, '[') + "null" + std::string(kMaxDepth, ']'));
+  CHECK(NestedArrays(kMaxDepth + 1).DebugString() ==
+        std::string(kMaxDepth, '[') + "[...]" + std::string(kMaxDepth, ']'));
+  const std::string far = NestedMaps(kFarTooDeep).DebugString();
+  std::string expected;
+  for (int level = 0; level < kMaxDepth; ++level) expected += "{\"k\":";
+  expected += "{...}" + std::string(kMaxDepth, '}');
+  CHECK(far == expected);
+}
+
+TEST_CASE("NestingDepth counts maps and arrays on the deepest path") {
+  CHECK(NestingDepth(Value()) == 0);
+  CHECK(NestingDepth(Value(Ext{1, "[[["})) == 0);
+  CHECK(NestingDepth(Value::MakeArray()) == 1);
+  CHECK(NestingDepth(Value::MakeMap()) == 1);
+  const Value mixed(Value::Map{
+      {"a", Value(1)},
+      {"b", NestedArrays(3)},
+      {"c", Value(Value::Array{Value(), NestedMaps(5), Value::MakeArray()})},
+  });
+  CHECK(NestingDepth(mixed) == 7);
+  CHECK(NestingDepth(NestedArrays(kMaxDepth)) == kMaxDepth);
+  // Counting stops one level past the cap.
+  CHECK(NestingDepth(NestedMaps(kFarTooDeep)) == kMaxDepth + 1);
+  CHECK(NestingDepth(mixed, 3) == 4);
+  CHECK(NestingDepth(mixed, 7) == 7);
+}
+
+TEST_CASE("CheckNesting accepts kMaxDepth levels and refuses one more") {
+  CHECK(CheckNesting(NestedArrays(kMaxDepth), "value").ok());
+  CHECK(CheckNesting(NestedMaps(kMaxDepth), "value").ok());
+  for (const Value& deeper :
+       {NestedArrays(kMaxDepth + 1), NestedMaps(kFarTooDeep)}) {
+    Status status = CheckNesting(deeper, "the value");
+    CHECK(status.IsInvalidArgument());
+    CHECK(status.message() ==
+          "the value nests deeper than 256 maps and arrays");
+  }
+  CHECK(CheckNesting(NestedArrays(2), "x", 2).ok());
+  CHECK(CheckNesting(NestedArrays(3), "x", 2).message() ==
+        "x nests deeper than 2 maps and arrays");
 }
 
 }  // namespace

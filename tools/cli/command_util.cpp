@@ -33,6 +33,10 @@ Result<Value> ParseFilter(const std::vector<std::string>& pairs) {
     const std::string text = pair.substr(equals + 1);
     Value value(text);
     if (Json::accept(text)) {
+      if (Status nesting = CheckJsonNesting(text); !nesting.ok()) {
+        return Status::InvalidArgument("--filter " + key + ": " +
+                                       nesting.message());
+      }
       RP_ASSIGN_OR_RETURN(value,
                           ValueFromJson(Json::parse(text), "--filter " + key));
     }

@@ -28,7 +28,8 @@ Result<bool> Confirm(const std::string& question, bool yes);
 
 // key=value pairs -> a metadata filter (a map). The value is read as JSON
 // when it is valid JSON (step=3 is the int 3, ok=true a bool, run='"7"' the
-// string "7"), else taken as a plain string (source=loop).
+// string "7"), else taken as a plain string (source=loop). InvalidArgument
+// for JSON nested deeper than value_json.h allows.
 Result<Value> ParseFilter(const std::vector<std::string>& pairs);
 
 // Every thread of the store with its namespaces, paging ListThreads.

@@ -88,6 +88,10 @@ Result<ExportCounts> Importer::Run(std::istream& in) {
     if (trailer_)
       return AtLine(number,
                     Status::InvalidArgument("content after the end line"));
+    // Checked before parsing: nothing deeper is ever held (value_json.h).
+    if (Status nesting = CheckJsonNesting(text); !nesting.ok()) {
+      return AtLine(number, nesting);
+    }
     Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded() || !json.is_object()) {
       return AtLine(number, Status::InvalidArgument("not a JSON object"));

@@ -1,6 +1,7 @@
 // Value <-> JSON and payload rendering (grammar in value_json.h).
 #include "tools/cli/value_json.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "rockpoint/msgpack_codec.h"
@@ -23,6 +24,31 @@ Status Bad(std::string_view field, std::string_view what) {
   return Status::InvalidArgument(std::string(field) + ": " + std::string(what));
 }
 
+// Where a conversion is: the field path, the field ValueFromJson was given,
+// and the number of maps and arrays enclosing the value.
+struct At {
+  std::string_view field;
+  std::string_view root;
+  int depth;
+  At Child(std::string_view path) const { return {path, root, depth + 1}; }
+};
+
+Result<Value> ValueFromJsonAt(const Json& json, const At& at);
+
+// The error for a map or array that would be level kMaxDepth + 1: names the
+// root field (a path hundreds of levels long would hide the point).
+Status TooDeep(const At& at) {
+  return Bad(at.root, "nests deeper than " + std::to_string(serde::kMaxDepth) +
+                          " maps and arrays");
+}
+
+// A "json" payload that parses within kMaxJsonDepth.
+bool IsRenderableJson(const TypedValue& payload) {
+  return payload.type == "json" &&
+         JsonNestingDepth(payload.bytes) <= kMaxJsonDepth &&
+         Json::accept(payload.bytes);
+}
+
 Result<std::string> DecodeB64Field(const Json& json, std::string_view field) {
   if (!json.is_string()) return Bad(field, "expected a base64 string");
   auto bytes = Base64Decode(json.get<std::string>());
@@ -30,7 +56,9 @@ Result<std::string> DecodeB64Field(const Json& json, std::string_view field) {
   return std::move(bytes).value();
 }
 
-Result<Value> TaggedFromJson(const Json& json, std::string_view field) {
+// `json` is an object whose first key starts with '$'.
+Result<Value> TaggedFromJson(const Json& json, const At& at) {
+  const std::string_view field = at.field;
   const auto& [tag, payload] = *json.items().begin();
   const std::string path = std::string(field) + "." + tag;
   if (json.size() == 1 && tag == "$bytes") {
@@ -62,6 +90,7 @@ Result<Value> TaggedFromJson(const Json& json, std::string_view field) {
         serde::Ext{static_cast<int8_t>(type.get<int64_t>()), std::move(data)});
   }
   if (json.size() == 1 && tag == "$map") {
+    if (at.depth >= serde::kMaxDepth) return TooDeep(at);
     if (!payload.is_array()) return Bad(path, "expected an array of pairs");
     Value::Map map;
     for (size_t i = 0; i < payload.size(); ++i) {
@@ -71,7 +100,8 @@ Result<Value> TaggedFromJson(const Json& json, std::string_view field) {
         return Bad(item, "expected [key, value]");
       }
       RP_ASSIGN_OR_RETURN(std::string key, TextFromJson(pair[0], item));
-      RP_ASSIGN_OR_RETURN(Value value, ValueFromJson(pair[1], item));
+      RP_ASSIGN_OR_RETURN(Value value,
+                          ValueFromJsonAt(pair[1], at.Child(item)));
       map.insert_or_assign(std::move(key), std::move(value));
     }
     return Value(std::move(map));
@@ -136,7 +166,11 @@ Json ValueToJson(const Value& value) {
   return Json(nullptr);
 }
 
-Result<Value> ValueFromJson(const Json& json, std::string_view field) {
+namespace {
+
+// The Value of `json` at `at`.
+Result<Value> ValueFromJsonAt(const Json& json, const At& at) {
+  const std::string_view field = at.field;
   switch (json.type()) {
     case Json::value_t::null:
       return Value();
@@ -155,27 +189,31 @@ Result<Value> ValueFromJson(const Json& json, std::string_view field) {
     case Json::value_t::string:
       return Value(json.get<std::string>());
     case Json::value_t::array: {
+      if (at.depth >= serde::kMaxDepth) return TooDeep(at);
       Value::Array array;
       array.reserve(json.size());
       for (size_t i = 0; i < json.size(); ++i) {
         RP_ASSIGN_OR_RETURN(
-            Value item, ValueFromJson(json[i], std::string(field) + "[" +
-                                                   std::to_string(i) + "]"));
+            Value item,
+            ValueFromJsonAt(json[i], at.Child(std::string(field) + "[" +
+                                              std::to_string(i) + "]")));
         array.push_back(std::move(item));
       }
       return Value(std::move(array));
     }
     case Json::value_t::object: {
       if (!json.empty() && json.begin().key().starts_with("$")) {
-        return TaggedFromJson(json, field);
+        return TaggedFromJson(json, at);
       }
+      if (at.depth >= serde::kMaxDepth) return TooDeep(at);
       Value::Map map;
       for (const auto& [key, item] : json.items()) {
         if (!IsPlainKey(key)) {
           return Bad(field, "key \"" + key + "\" mixes tags and plain keys");
         }
         RP_ASSIGN_OR_RETURN(
-            Value value, ValueFromJson(item, std::string(field) + "." + key));
+            Value value,
+            ValueFromJsonAt(item, at.Child(std::string(field) + "." + key)));
         map.emplace(key, std::move(value));
       }
       return Value(std::move(map));
@@ -183,6 +221,43 @@ Result<Value> ValueFromJson(const Json& json, std::string_view field) {
     default:
       return Bad(field, "unsupported JSON type");
   }
+}
+
+}  // namespace
+
+int JsonNestingDepth(std::string_view text, int cap) {
+  int depth = 0;
+  int deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character cannot end the string.
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > cap) break;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+Status CheckJsonNesting(std::string_view text) {
+  if (JsonNestingDepth(text) <= kMaxJsonDepth) return Status::OK();
+  return Status::InvalidArgument("nests deeper than " +
+                                 std::to_string(kMaxJsonDepth) +
+                                 " JSON arrays and objects");
+}
+
+Result<Value> ValueFromJson(const Json& json, std::string_view field) {
+  return ValueFromJsonAt(json, At{field, field, 0});
 }
 
 Json VersionToJson(const ChannelVersion& version) {
@@ -226,7 +301,7 @@ Json PayloadToJson(const TypedValue& payload, PayloadView view) {
       }
       return out;
     }
-    if (payload.type == "json" && Json::accept(payload.bytes)) {
+    if (IsRenderableJson(payload)) {
       out["value"] = Json::parse(payload.bytes);
       return out;
     }
@@ -242,7 +317,7 @@ std::string PayloadToText(const TypedValue& payload, PayloadView view) {
       const std::string form = StoredFormName(unwrapped.form);
       return (form.empty() ? "" : form + ": ") + unwrapped.value.DebugString();
     }
-    if (payload.type == "json" && Json::accept(payload.bytes)) {
+    if (IsRenderableJson(payload)) {
       return Json::parse(payload.bytes).dump();
     }
   }

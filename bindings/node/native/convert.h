@@ -18,6 +18,9 @@
 //                key and {type, bytes} is a serde-typed leaf, stored as a
 //                msgpack ext of tag kSerdeExtTag. undefined members of an
 //                object are dropped, undefined array items become null.
+//                Arrays and objects nest at most kMaxMetadataNesting (255)
+//                deep, the outermost counted: deeper (or cyclic) is a
+//                TypeError "<field> nests deeper than 255 maps and arrays".
 //   writes       [[channel, type, bytes], ...]
 // C++ -> JS: the same shapes; a tuple is flattened to
 //   {thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id?,

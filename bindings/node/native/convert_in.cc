@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "native/convert.h"
-#include "rockpoint/msgpack_codec.h"
+#include "rockpoint/checkpointer.h"
 
 namespace rockpoint::node {
 namespace {
@@ -104,12 +104,20 @@ ChannelVersion VersionFromJs(const Napi::Value& value,
             field + " must be an integer or a string, got " + TypeName(value));
 }
 
-Value ValueFromJsAt(const Napi::Value& value, const Path& path, int depth) {
+// An array or object that `depth` others enclose, under the argument
+// `root`: deeper than the engine keeps metadata (a cycle, too) is refused
+// with the engine's message for such metadata.
+void CheckNesting(Napi::Env env, int depth, const char* root) {
+  if (depth < kMaxMetadataNesting) return;
+  ThrowType(env, std::string(root) + " nests deeper than " +
+                     std::to_string(kMaxMetadataNesting) + " maps and arrays");
+}
+
+// The Value of `value` at `path` under the argument `root`, which `depth`
+// arrays and objects enclose.
+Value ValueFromJsAt(const Napi::Value& value, const Path& path, int depth,
+                    const char* root) {
   Napi::Env env = value.Env();
-  if (depth > serde::kMaxDepth) {
-    ThrowType(env, path.ToString() + " is nested deeper than " +
-                       std::to_string(serde::kMaxDepth) + " levels (a cycle?)");
-  }
   switch (value.Type()) {
     case napi_null:
     case napi_undefined:
@@ -132,13 +140,14 @@ Value ValueFromJsAt(const Napi::Value& value, const Path& path, int depth) {
                          " (not JSON-like)");
   }
   if (value.IsArray()) {
+    CheckNesting(env, depth, root);
     auto array = value.As<Napi::Array>();
     Value::Array out;
     uint32_t length = array.Length();
     out.reserve(length);
     for (uint32_t i = 0; i < length; ++i) {
       Path item{&path, {}, static_cast<int64_t>(i)};
-      out.push_back(ValueFromJsAt(array.Get(i), item, depth + 1));
+      out.push_back(ValueFromJsAt(array.Get(i), item, depth + 1, root));
     }
     return Value(std::move(out));
   }
@@ -158,6 +167,7 @@ Value ValueFromJsAt(const Napi::Value& value, const Path& path, int depth) {
     payload += data;
     return Value(serde::Ext{kSerdeExtTag, std::move(payload)});
   }
+  CheckNesting(env, depth, root);
   Napi::Array keys = OwnKeys(object);
   Value::Map out;
   uint32_t length = keys.Length();
@@ -167,7 +177,7 @@ Value ValueFromJsAt(const Napi::Value& value, const Path& path, int depth) {
     Napi::Value member = object.Get(key);
     if (member.IsUndefined()) continue;
     Path child{&path, name, -1};
-    out.emplace(name, ValueFromJsAt(member, child, depth + 1));
+    out.emplace(name, ValueFromJsAt(member, child, depth + 1, root));
   }
   return Value(std::move(out));
 }
@@ -339,7 +349,7 @@ Checkpoint CheckpointFromJs(const Napi::Value& value) {
 
 Value ValueFromJs(const Napi::Value& value, const char* field) {
   Path root{nullptr, field, -1};
-  return ValueFromJsAt(value, root, 0);
+  return ValueFromJsAt(value, root, 0, field);
 }
 
 std::vector<ChannelWrite> WritesFromJs(const Napi::Value& value) {

@@ -9,7 +9,10 @@
 // as a marker {__rockpoint_serde__: true, type, bytes}; the engine stores it
 // as a tagged ext value and it is revived with serde.loadsTyped on read.
 // bigint, functions and symbols are rejected with a TypeError naming the
-// field.
+// field. Arrays and plain objects nest at most MAX_NESTING (255) deep, the
+// outermost counted (the engine's kMaxMetadataNesting, so a deeper value,
+// or a cyclic one, is refused with the engine's message before the walk
+// goes further).
 
 import { rockpointError } from "./errors.js";
 
@@ -19,23 +22,24 @@ export const SERDE_MARKER = "__rockpoint_serde__";
 function invalid(message) {
   return rockpointError(message, "InvalidArgument", { type: TypeError });
 }
-const MAX_DEPTH = 256;
+
+/** kMaxMetadataNesting (include/rockpoint/checkpointer.h). */
+export const MAX_NESTING = 255;
 
 function isPlainObject(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
-function describe(path) {
-  return path.length === 0 ? "metadata" : path;
+// `depth` arrays and objects enclose the one about to be walked.
+function checkNesting(depth, root) {
+  if (depth >= MAX_NESTING) {
+    throw invalid(`${root} nests deeper than ${MAX_NESTING} maps and arrays`);
+  }
 }
 
-function walk(value, serde, pending, path, depth) {
-  if (depth > MAX_DEPTH) {
-    throw invalid(
-      `${describe(path)} is nested deeper than ${MAX_DEPTH} levels (a cycle?)`,
-    );
-  }
+function walk(value, serde, pending, path, depth, root) {
+  const describe = () => (path.length === 0 ? root : path);
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case "boolean":
@@ -46,24 +50,26 @@ function walk(value, serde, pending, path, depth) {
     case "function":
     case "symbol":
       throw invalid(
-        `${describe(path)}: cannot store a ${typeof value} in checkpoint metadata`,
+        `${describe()}: cannot store a ${typeof value} in checkpoint metadata`,
       );
     default:
       break;
   }
   if (Array.isArray(value)) {
+    checkNesting(depth, root);
     return value.map((item, i) =>
-      walk(item, serde, pending, `${path}[${i}]`, depth + 1),
+      walk(item, serde, pending, `${path}[${i}]`, depth + 1, root),
     );
   }
   if (value instanceof Uint8Array) return value;
   if (isPlainObject(value) && !Object.hasOwn(value, SERDE_MARKER)) {
+    checkNesting(depth, root);
     const out = {};
     for (const key of Object.keys(value)) {
       const member = value[key];
       if (member === undefined) continue;
       const child = path.length === 0 ? key : `${path}.${key}`;
-      const converted = walk(member, serde, pending, child, depth + 1);
+      const converted = walk(member, serde, pending, child, depth + 1, root);
       if (key === "__proto__") {
         Object.defineProperty(out, key, {
           value: converted,
@@ -88,13 +94,14 @@ function walk(value, serde, pending, path, depth) {
 }
 
 /**
- * Converts `value` to the engine's JSON-like shape. The synchronous part
- * (the walk, and the serde calls' synchronous work) runs before this
- * function returns, so later mutation of `value` does not leak in.
+ * Converts `value` to the engine's JSON-like shape; `root` names it in
+ * errors ("metadata" or "filter"). The synchronous part (the walk, and the
+ * serde calls' synchronous work) runs before this function returns, so
+ * later mutation of `value` does not leak in.
  */
-export function toNativeValue(value, serde) {
+export function toNativeValue(value, serde, root = "metadata") {
   const pending = [];
-  const out = walk(value, serde, pending, "", 0);
+  const out = walk(value, serde, pending, "", 0, root);
   if (pending.length === 0) return Promise.resolve(out);
   return Promise.all(pending).then(() => out);
 }

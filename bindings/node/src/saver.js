@@ -268,7 +268,7 @@ export class RockpointSaver extends BaseCheckpointSaver {
     const nativeFilter =
       filter === undefined || filter === null
         ? undefined
-        : handled(toNativeValue(filter, this.serde));
+        : handled(toNativeValue(filter, this.serde, "filter"));
     // The first batch comes with the cursor: a short list is one call.
     let batchSize =
       typeof limit === "number" && limit > 0 ? Math.min(limit, 256) : 16;

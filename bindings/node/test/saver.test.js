@@ -14,6 +14,7 @@ import {
 } from "@langchain/langgraph-checkpoint";
 
 import { RockpointSaver, SERDE_MARKER, isRockpointError } from "../src/index.js";
+import { loadNative } from "../src/native.js";
 import { freshDir } from "./initializers.js";
 
 const KINDS = ["memory", "rocksdb"];
@@ -46,6 +47,22 @@ async function collect(iterable) {
   for await (const item of iterable) out.push(item);
   return out;
 }
+
+/** `levels` objects {k: {k: ... leaf}}, built without recursion. */
+function nestedObjects(levels, leaf = 1) {
+  let value = leaf;
+  for (let i = 0; i < levels; i++) value = { k: value };
+  return value;
+}
+
+/** `levels` arrays [[...[]...]], built without recursion. */
+function nestedArrays(levels) {
+  let value = [];
+  for (let i = 1; i < levels; i++) value = [value];
+  return value;
+}
+
+const TOO_DEEP = /metadata nests deeper than 255 maps and arrays/;
 
 /** Puts a chain of checkpoints on `thread`; returns their configs. */
 async function putChain(saver, thread, metas, ns = "") {
@@ -127,6 +144,39 @@ describe.each(KINDS)("RockpointSaver (%s)", (kind) => {
         saver.put(base, checkpoint(uuid6(0)), meta({ f: () => 1 }), {}),
       ).rejects.toThrow(/f: cannot store a function/);
       expect(await collect(saver.list(base))).toEqual([]);
+    });
+
+    it("nests at most 255 levels; deeper is refused and writes nothing", async () => {
+      const base = { configurable: { thread_id: "t" } };
+      // 255 levels, the metadata object counted: stored and read back.
+      const deepest = nestedObjects(255);
+      const withArrays = { k: nestedArrays(254) };
+      for (const metadata of [deepest, withArrays]) {
+        const config = await saver.put(base, checkpoint(uuid6(0)), metadata, {});
+        expect((await saver.getTuple(config)).metadata).toEqual(metadata);
+      }
+      const cyclic = { k: 1 };
+      cyclic.self = cyclic;
+      for (const tooDeep of [
+        nestedObjects(256),
+        { k: nestedArrays(255) },
+        { k: nestedArrays(20000) },
+        cyclic,
+      ]) {
+        const error = await saver
+          .put(base, checkpoint(uuid6(0)), tooDeep, {})
+          .catch((e) => e);
+        expect(error).toBeInstanceOf(TypeError);
+        expect(error.code).toBe("InvalidArgument");
+        expect(error.message).toMatch(TOO_DEEP);
+      }
+      expect(await collect(saver.list(base))).toHaveLength(2);
+      // Filters follow the same rule.
+      const filtered = await collect(saver.list(base, { filter: { k: deepest.k } }));
+      expect(filtered.map((t) => t.metadata)).toEqual([deepest]);
+      await expect(
+        collect(saver.list(base, { filter: { k: nestedArrays(20000) } })),
+      ).rejects.toThrow(/filter nests deeper than 255 maps and arrays/);
     });
 
     it("filters on top-level equality, nested values included", async () => {
@@ -366,6 +416,34 @@ describe.each(KINDS)("RockpointSaver (%s)", (kind) => {
       await saver.close();
       expect(saver.kind).toBe("closed");
     });
+  });
+});
+
+describe("the addon's own nesting check (without the JS layer)", () => {
+  it("takes 255 levels and refuses deeper metadata and filters", async () => {
+    const native = loadNative().NativeStore.openMemory({});
+    const raw = (id) => ({
+      v: 4,
+      id,
+      ts: "",
+      channel_values: {},
+      channel_versions: {},
+      versions_seen: {},
+    });
+    const deepest = nestedObjects(255);
+    const config = native.putSync({ thread_id: "t" }, raw("a"), deepest, {});
+    expect(native.getTupleSync(config).metadata).toEqual(deepest);
+    for (const tooDeep of [nestedObjects(256), { k: nestedArrays(20000) }]) {
+      expect(() =>
+        native.putSync({ thread_id: "t" }, raw("b"), tooDeep, {}),
+      ).toThrow(TOO_DEEP);
+    }
+    expect(() => native.listSync({ filter: { k: nestedArrays(255) } })).toThrow(
+      /filter nests deeper than 255 maps and arrays/,
+    );
+    const found = native.listSync({ filter: { k: deepest.k } }).tuples;
+    expect(found.map((tuple) => tuple.checkpoint_id)).toEqual(["a"]);
+    await native.close();
   });
 });
 

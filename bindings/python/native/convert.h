@@ -63,8 +63,12 @@ std::vector<ChannelWrite> WritesFromPy(nb::handle writes, const Serde& serde);
 // keys -> map; anything else (other objects, ints beyond int64, dicts with
 // other keys) -> a serde ext leaf. When a bool or float was turned into an
 // int, `*lossy` is set (the caller then keeps the exact metadata aside).
+// Dicts, lists and tuples nested more than kMaxMetadataNesting (255) deep,
+// the outermost counted (a cycle is, too), raise InvalidArgumentError
+// "<what> nests deeper than 255 maps and arrays", the engine's message for
+// such metadata; the walk never goes deeper.
 Value ValueFromPy(nb::handle object, const Serde& serde, bool* lossy,
-                  int depth = 0);
+                  const char* what);
 // The stored metadata: ValueFromPy of `metadata` (a dict), plus, when lossy,
 // kExactMetadataKey holding serde.dumps_typed(metadata).
 Value MetadataFromPy(nb::handle metadata, const Serde& serde);

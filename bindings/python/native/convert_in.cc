@@ -6,11 +6,11 @@
 #include <utility>
 
 #include "native/convert.h"
+#include "native/errors.h"
+#include "rockpoint/checkpointer.h"
 
 namespace rockpoint::py {
 namespace {
-
-constexpr int kMaxDepth = 256;
 
 // UTF-8 of a str; raises (python_error) for unencodable strings.
 std::string Utf8(PyObject* str) {
@@ -260,11 +260,21 @@ std::vector<ChannelWrite> WritesFromPy(nb::handle writes, const Serde& serde) {
   return out;
 }
 
-Value ValueFromPy(nb::handle object, const Serde& serde, bool* lossy,
-                  int depth) {
-  if (depth > kMaxDepth) {
-    throw nb::value_error("metadata is nested too deeply (a cycle?)");
-  }
+namespace {
+
+// A dict, list or tuple at level `depth` + 1 deeper than the engine keeps
+// metadata (a cycle, too) is InvalidArgumentError, with the message Put
+// gives for such metadata built in C++.
+void CheckDepth(int depth, const char* what) {
+  if (depth < kMaxMetadataNesting) return;
+  ThrowIfError(Status::InvalidArgument(
+      std::string(what) + " nests deeper than " +
+      std::to_string(kMaxMetadataNesting) + " maps and arrays"));
+}
+
+// ValueFromPy of `object`, which `depth` dicts, lists and tuples enclose.
+Value ValueAt(nb::handle object, const Serde& serde, bool* lossy,
+              const char* what, int depth) {
   PyObject* o = object.ptr();
   if (o == Py_None) return Value();
   if (PyBool_Check(o)) {
@@ -296,6 +306,7 @@ Value ValueFromPy(nb::handle object, const Serde& serde, bool* lossy,
     return Value(d);
   }
   if (PyDict_Check(o)) {
+    CheckDepth(depth, what);
     Value::Map map;
     PyObject* key = nullptr;
     PyObject* value = nullptr;
@@ -303,18 +314,19 @@ Value ValueFromPy(nb::handle object, const Serde& serde, bool* lossy,
     while (PyDict_Next(o, &pos, &key, &value)) {
       if (!PyUnicode_CheckExact(key)) return SerdeLeaf(object, serde);
       map.insert_or_assign(Utf8(key),
-                           ValueFromPy(value, serde, lossy, depth + 1));
+                           ValueAt(value, serde, lossy, what, depth + 1));
     }
     return Value(std::move(map));
   }
   if (PyList_Check(o) || PyTuple_Check(o)) {
+    CheckDepth(depth, what);
     Value::Array array;
     PyObject* seq = o;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     array.reserve(static_cast<size_t>(n));
     for (Py_ssize_t i = 0; i < n; ++i) {
-      array.push_back(ValueFromPy(PySequence_Fast_GET_ITEM(seq, i), serde,
-                                  lossy, depth + 1));
+      array.push_back(ValueAt(PySequence_Fast_GET_ITEM(seq, i), serde, lossy,
+                              what, depth + 1));
     }
     return Value(std::move(array));
   }
@@ -325,11 +337,18 @@ Value ValueFromPy(nb::handle object, const Serde& serde, bool* lossy,
   return SerdeLeaf(object, serde);
 }
 
+}  // namespace
+
+Value ValueFromPy(nb::handle object, const Serde& serde, bool* lossy,
+                  const char* what) {
+  return ValueAt(object, serde, lossy, what, 0);
+}
+
 Value MetadataFromPy(nb::handle metadata, const Serde& serde) {
   if (metadata.is_none()) return Value::MakeMap();
   if (!PyDict_Check(metadata.ptr())) TypeError("metadata must be a dict");
   bool lossy = false;
-  Value out = ValueFromPy(metadata, serde, &lossy);
+  Value out = ValueFromPy(metadata, serde, &lossy, "metadata");
   if (!out.is_map()) TypeError("metadata keys must be str");
   if (lossy) {
     Value exact = SerdeLeaf(metadata, serde);

@@ -116,7 +116,7 @@ nb::tuple Store::List(nb::handle config, nb::handle filter, nb::handle before,
   }
   if (!filter.is_none()) {
     bool lossy = false;
-    options.filter = ValueFromPy(filter, s, &lossy);
+    options.filter = ValueFromPy(filter, s, &lossy, "filter");
     if (!options.filter.is_map()) {
       throw nb::type_error("filter keys must be str");
     }

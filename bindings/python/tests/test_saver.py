@@ -68,6 +68,51 @@ def test_filter_python_equality(saver: RockpointSaver) -> None:
     assert meta_b is not None and type(meta_b.metadata["step"]) is float
 
 
+def _nested_dicts(levels: int, leaf: Any = None) -> Any:
+    """``levels`` dicts {"k": {"k": ... leaf}}, built without recursion."""
+    value = leaf
+    for _ in range(levels):
+        value = {"k": value}
+    return value
+
+
+def _nested_lists(levels: int) -> Any:
+    """``levels`` lists [[...[]...]], built without recursion."""
+    value: list[Any] = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def test_metadata_nesting_limit(saver: RockpointSaver) -> None:
+    """255 dicts and lists, the metadata dict counted, are stored and read
+    back; one more level, or 20,000 more, is InvalidArgumentError with the
+    engine's message and writes nothing."""
+    limit = "metadata nests deeper than 255 maps and arrays"
+    deepest = _nested_dicts(255, 1)
+    with_lists = {"k": _nested_lists(254)}
+    stored = [_put(saver, "t", deepest), _put(saver, "t", with_lists)]
+    for config, metadata in zip(stored, (deepest, with_lists)):
+        tuple_ = saver.get_tuple(config)
+        assert tuple_ is not None and tuple_.metadata == metadata
+    for too_deep in (
+        _nested_dicts(256, 1),
+        {"k": _nested_lists(255)},
+        {"k": _nested_lists(20_000)},
+        {"k": (_nested_lists(20_000),)},
+    ):
+        with pytest.raises(InvalidArgumentError, match=limit):
+            _put(saver, "t", too_deep)
+    assert len(_ids(saver)) == 2
+    # Filters follow the same rule: at the limit they match, deeper is refused.
+    assert _ids(saver, filter={"k": deepest["k"]}) == [
+        stored[0]["configurable"]["checkpoint_id"]
+    ]
+    for too_deep_filter in ({"k": _nested_lists(255)}, {"k": _nested_lists(20_000)}):
+        with pytest.raises(InvalidArgumentError, match="filter nests deeper than 255"):
+            _ids(saver, filter=too_deep_filter)
+
+
 def test_bad_input_raises_and_writes_nothing(saver: RockpointSaver) -> None:
     with pytest.raises(ValueError, match="thread_id"):
         _put(saver, None, {})  # type: ignore[arg-type]
@@ -79,7 +124,7 @@ def test_bad_input_raises_and_writes_nothing(saver: RockpointSaver) -> None:
         saver.put({"configurable": {"thread_id": "t"}}, "nope", {}, {})  # type: ignore[arg-type]
     cyclic: dict[str, Any] = {}
     cyclic["self"] = cyclic
-    with pytest.raises(ValueError, match="nested too deeply"):
+    with pytest.raises(InvalidArgumentError, match="metadata nests deeper than 255"):
         _put(saver, "t", cyclic)
     cp = empty_checkpoint()
     with pytest.raises(ValueError, match="new_versions"):
