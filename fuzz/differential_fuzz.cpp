@@ -1,14 +1,24 @@
 // Fuzz target: the differential model (tests/engine/differential_model.h)
-// with the choices read from the input: one operation sequence applied to
-// fresh memory, RocksDB and SQLite stores, whose results and whole readable
+// with the choices read from the input: one operation sequence applied to a
+// memory, a RocksDB and a SQLite store, whose results and whole readable
 // state must agree after every operation. Each input byte is one choice (a
 // byte modulo the number of options), so the fuzzer's mutations change the
 // operations, their targets and their arguments directly. A divergence
 // prints the operations so far and aborts.
+//
+// Every input starts from empty stores. The memory and SQLite (":memory:")
+// stores are new for each input; opening a RocksDB store costs more than a
+// typical input, so one is opened per process and emptied after each input
+// by deleting every thread, after which its column families must hold no
+// key (a key left behind fails that input). ROCKPOINT_FUZZ_FRESH_ROCKSDB=1
+// opens a new RocksDB store for every input instead, to tell whether a
+// failure depends on earlier inputs.
+#include <rocksdb/db.h>
 #include <stdlib.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -16,7 +26,9 @@
 #include <vector>
 
 #include "engine/differential_model.h"
+#include "engine/rocksdb/rocksdb_impl.h"
 #include "fuzz/fuzz_check.h"
+#include "keys/tuple.h"
 #include "rockpoint/memory_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
@@ -66,30 +78,67 @@ class ScratchDir {
   std::string path_;
 };
 
+// A RocksDB store in a scratch directory, closed before the directory goes.
+struct RocksDbStore {
+  ScratchDir dir;
+  std::unique_ptr<RocksDbCheckpointer> store;
+
+  RocksDbStore() {
+    RocksDbOptions options;
+    options.path = dir.path() + "/store";
+    options.sync_writes = false;
+    options.block_cache_bytes = 8 << 20;
+    auto opened = RocksDbCheckpointer::Open(options);
+    FUZZ_CHECK(opened.ok(), opened.status().ToString());
+    store = std::move(opened).value();
+  }
+  ~RocksDbStore() { store.reset(); }
+};
+
+// Deletes every thread of the model from `store` and checks that no key is
+// left in the families that hold threads' data (all but `meta`). Compacts
+// every `compact_every` calls: deletion tombstones piling up in the memtable
+// would make every later read slower (every 4 inputs measured fastest).
+void EmptyRocksDb(RocksDbCheckpointer& store, int compact_every) {
+  for (const std::string& thread : kThreads) {
+    const Status deleted = store.DeleteThread(thread);
+    FUZZ_CHECK(deleted.ok(), "delete_thread: " + deleted.ToString());
+  }
+  RocksDbCheckpointer::Impl& impl = ImplOf(store);
+  for (rocksdb::ColumnFamilyHandle* family :
+       {impl.checkpoints, impl.blobs, impl.writes, impl.index}) {
+    std::unique_ptr<rocksdb::Iterator> keys(
+        impl.db->NewIterator(rocksdb::ReadOptions(), family));
+    keys->SeekToFirst();
+    FUZZ_CHECK(!keys->Valid(), "after deleting every thread, family " +
+                                   family->GetName() + " still holds " +
+                                   keys::Describe(keys->key().ToStringView()));
+    FUZZ_CHECK(keys->status().ok(), keys->status().ToString());
+  }
+  static int emptied = 0;
+  if (++emptied % compact_every == 0) {
+    const Status compacted = store.Compact();
+    FUZZ_CHECK(compacted.ok(), "compact: " + compacted.ToString());
+  }
+}
+
 // The three backends under test, empty.
 struct Backends {
-  ScratchDir dir;
   MemoryCheckpointer memory;
-  std::unique_ptr<RocksDbCheckpointer> rocksdb;
+  RocksDbCheckpointer* rocksdb;
   std::unique_ptr<SqliteCheckpointer> sqlite;
 
-  Backends() {
-    RocksDbOptions rocks;
-    rocks.path = dir.path() + "/store";
-    rocks.sync_writes = false;
-    auto opened = RocksDbCheckpointer::Open(rocks);
-    FUZZ_CHECK(opened.ok(), opened.status().ToString());
-    rocksdb = std::move(opened).value();
-    auto sqlite_opened =
+  explicit Backends(RocksDbCheckpointer* rocksdb_store)
+      : rocksdb(rocksdb_store) {
+    auto opened =
         SqliteCheckpointer::Open({.path = ":memory:", .sync_writes = false});
-    FUZZ_CHECK(sqlite_opened.ok(), sqlite_opened.status().ToString());
-    sqlite = std::move(sqlite_opened).value();
+    FUZZ_CHECK(opened.ok(), opened.status().ToString());
+    sqlite = std::move(opened).value();
   }
   // Memory first: it is the reference the others are compared with.
   std::vector<NamedStore> all() {
-    return {{"memory", &memory},
-            {"rocksdb", rocksdb.get()},
-            {"sqlite", sqlite.get()}};
+    return {
+        {"memory", &memory}, {"rocksdb", rocksdb}, {"sqlite", sqlite.get()}};
   }
 };
 
@@ -98,7 +147,22 @@ struct Backends {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rockpoint::testing::differential;
-  Backends backends;
+  static const bool fresh =
+      std::getenv("ROCKPOINT_FUZZ_FRESH_ROCKSDB") != nullptr &&
+      std::string(std::getenv("ROCKPOINT_FUZZ_FRESH_ROCKSDB")) == "1";
+  // The shared store is closed and removed at exit, before RocksDB's own
+  // statics (created while it opened) are destroyed.
+  static RocksDbStore* shared = nullptr;
+  std::optional<RocksDbStore> own;
+  if (fresh) {
+    own.emplace();
+  } else if (shared == nullptr) {
+    shared = new RocksDbStore();
+    std::atexit([] { delete shared; });
+  }
+  RocksDbStore& rocksdb = fresh ? *own : *shared;
+
+  Backends backends(rocksdb.store.get());
   ByteChoices choices(data, size);
   Sequence sequence(choices);
   std::string log;
@@ -110,5 +174,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!divergence.has_value(),
                "operations so far:\n" + log + divergence.value_or(""));
   }
+  if (!fresh) EmptyRocksDb(*rocksdb.store, /*compact_every=*/4);
   return 0;
 }
