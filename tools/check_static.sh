@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Static checks of the library with clang 16: builds the library targets
-# with -Werror and -Wthread-safety (ROCKPOINT_WERROR, ROCKPOINT_THREAD_SAFETY)
-# in a build directory of its own, then runs clang-tidy-16 with the repo's
-# .clang-tidy (WarningsAsErrors '*') over the library sources. Exits non-zero
-# on any warning. Installs nothing: prints what is missing and exits 1.
+# Static checks of the library with clang 16: builds with -Werror and
+# -Wthread-safety (ROCKPOINT_WERROR, ROCKPOINT_THREAD_SAFETY) in a build
+# directory of its own, then runs clang-tidy-16 with the repo's .clang-tidy
+# (WarningsAsErrors '*') over the library sources. Exits non-zero on any
+# warning. Installs nothing: prints what is missing and exits 1.
+#
+# That one clang build also serves tools/check_sanitizers.sh: it is the
+# ASan+UBSan build (ROCKPOINT_BUILD_FUZZ, cmake/RockpointSanitizers.cmake)
+# of everything: the libraries, the tests, the tools, the bench and the
+# fuzz targets (fuzz/), so one compile gives the thread-safety check, the
+# sanitized ctest run and the fuzz smoke run.
 #
 #   tools/check_static.sh            build, then clang-tidy
 #   tools/check_static.sh build      the clang build only
@@ -21,15 +27,18 @@ STEP="${1:-all}"
 CLANG=/usr/bin/clang++-16
 CLANG_C=/usr/bin/clang-16
 TIDY=/usr/bin/clang-tidy-16
-LIBRARIES=(rockpoint_engine rockpoint_rocksdb rockpoint_sqlite
-           rockpoint_runtime)
-# The sources of those libraries (and of keys/ and serde/ they build on).
+# The sources clang-tidy checks: the libraries, with keys/ and serde/ that
+# they build on.
 SOURCE_DIRS=(keys serde engine runtime)
 
 require_tools() {
   local missing=()
   [[ -x "$CLANG" && -x "$CLANG_C" ]] || missing+=(clang-16)
   [[ -x "$TIDY" ]] || missing+=(clang-tidy-16)
+  # The sanitizer and libFuzzer runtimes, and Python for the fuzz seeds.
+  compgen -G "/usr/lib/llvm-16/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" \
+    >/dev/null || missing+=(libclang-rt-16-dev)
+  command -v python3 >/dev/null || missing+=(python3)
   command -v cmake >/dev/null || missing+=(cmake)
   command -v ninja >/dev/null || missing+=(ninja-build)
   if ((${#missing[@]})); then
@@ -49,9 +58,10 @@ build() {
     -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_C_COMPILER="$CLANG_C" \
     "${launcher[@]}" \
     -DROCKPOINT_WERROR=ON -DROCKPOINT_THREAD_SAFETY=ON \
-    -DROCKPOINT_BUILD_TESTS=OFF -DROCKPOINT_BUILD_BENCH=OFF \
-    -DROCKPOINT_BUILD_TOOLS=OFF -DROCKPOINT_INSTALL=OFF >/dev/null
-  cmake --build "$BUILD_DIR" -j "$JOBS" --target "${LIBRARIES[@]}"
+    -DROCKPOINT_BUILD_FUZZ=ON -DROCKPOINT_BUILD_TESTS=ON \
+    -DROCKPOINT_BUILD_BENCH=ON -DROCKPOINT_BUILD_TOOLS=ON \
+    -DROCKPOINT_INSTALL=OFF >/dev/null
+  cmake --build "$BUILD_DIR" -j "$JOBS"
 }
 
 tidy() {

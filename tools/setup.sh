@@ -5,7 +5,9 @@
 #   tools/setup.sh demo    build, then run the demo on an embedded store
 #   tools/setup.sh test    build with -Werror, then run every test: the
 #                          C++ suites (ctest, the install-and-consume test
-#                          included), the clang thread-safety build, the
+#                          included), the clang build (thread-safety,
+#                          clang-tidy), the sanitizer runs on it (ctest
+#                          under ASan+UBSan, the fuzz smoke run, TSan), the
 #                          LangGraph.js suites and the Python suites
 #   tools/setup.sh build   build only
 #
@@ -26,8 +28,9 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev
 )
 # What only the test job needs: ccache (the Python extension recompiles the
-# core), clang-16 for the thread-safety build, Python for the Python
-# package, PostgreSQL for its tests.
+# core), clang-16 and its sanitizer and libFuzzer runtimes for the
+# thread-safety and sanitizer builds, Python for the Python package and the
+# fuzz seeds, PostgreSQL for its tests.
 TEST_PACKAGES=(
   ccache clang-16 clang-tidy-16 libclang-rt-16-dev
   python3 python3-venv python3-dev
@@ -84,8 +87,8 @@ case "$JOB" in
   test)
     build -DROCKPOINT_WERROR=ON
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
-    for suite in tools/check_static.sh bindings/node/test.sh \
-        bindings/python/test.sh; do
+    for suite in tools/check_static.sh tools/check_sanitizers.sh \
+        bindings/node/test.sh bindings/python/test.sh; do
       if [ -x "$ROOT/$suite" ]; then
         echo "setup: $suite" >&2
         "$ROOT/$suite"

@@ -140,7 +140,7 @@ TEST_CASE_TEMPLATE_DEFINE("contract hidden checkpoints", H, contract_hidden) {
     const auto check = [&](const CheckpointConfig& config, bool invalid) {
       Status status = h.store().HideCheckpoint(config);
       CAPTURE(status.ToString());
-      CHECK(invalid ? status.IsInvalidArgument() : status.IsNotFound());
+      CHECK((invalid ? status.IsInvalidArgument() : status.IsNotFound()));
     };
     check(CheckpointConfig{std::nullopt, std::string(), CpId(1)}, true);
     check(Cfg("d"), true);

@@ -138,7 +138,9 @@ TEST_CASE("diff describes delta channels across snapshots and writes") {
     Json rows = ParseJson(
         RunOk({"diff", "chat", a, b, "--json", "--store", f.store}).out);
     Json by_channel = Json::object();
-    for (const Json& row : rows) by_channel[row["channel"]] = row;
+    for (const Json& row : rows) {
+      by_channel[row["channel"].get<std::string>()] = row;
+    }
     return by_channel;
   };
   // Every pair of consecutive checkpoints, and the first against the last.

@@ -59,7 +59,12 @@ Result<std::string> DecodeB64Field(const Json& json, std::string_view field) {
 // `json` is an object whose first key starts with '$'.
 Result<Value> TaggedFromJson(const Json& json, const At& at) {
   const std::string_view field = at.field;
-  const auto& [tag, payload] = *json.items().begin();
+  // The first member, through an iterator that outlives its uses (a
+  // structured binding to *json.items().begin() would refer to a destroyed
+  // temporary).
+  const Json::const_iterator first = json.begin();
+  const std::string& tag = first.key();
+  const Json& payload = first.value();
   const std::string path = std::string(field) + "." + tag;
   if (json.size() == 1 && tag == "$bytes") {
     RP_ASSIGN_OR_RETURN(std::string bytes, DecodeB64Field(payload, path));
