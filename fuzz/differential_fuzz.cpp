@@ -8,11 +8,11 @@
 //
 // Every input starts from empty stores. The memory and SQLite (":memory:")
 // stores are new for each input; opening a RocksDB store costs more than a
-// typical input, so one is opened per process and emptied after each input
-// by deleting every thread, after which its column families must hold no
-// key (a key left behind fails that input). ROCKPOINT_FUZZ_FRESH_ROCKSDB=1
-// opens a new RocksDB store for every input instead, to tell whether a
-// failure depends on earlier inputs.
+// typical input, so one is opened per process. Each input ends by deleting
+// every thread, after which the RocksDB column families must hold no key (a
+// key left behind fails that input), so no input sees another's data.
+// ROCKPOINT_FUZZ_FRESH_ROCKSDB=1 opens a new RocksDB store for every input
+// instead, to tell whether a failure depends on earlier inputs.
 #include <rocksdb/db.h>
 #include <stdlib.h>
 
@@ -78,7 +78,8 @@ class ScratchDir {
   std::string path_;
 };
 
-// A RocksDB store in a scratch directory, closed before the directory goes.
+// A RocksDB store in a scratch directory (members are destroyed in reverse:
+// the store is closed before its directory is removed).
 struct RocksDbStore {
   ScratchDir dir;
   std::unique_ptr<RocksDbCheckpointer> store;
@@ -92,7 +93,6 @@ struct RocksDbStore {
     FUZZ_CHECK(opened.ok(), opened.status().ToString());
     store = std::move(opened).value();
   }
-  ~RocksDbStore() { store.reset(); }
 };
 
 // Deletes every thread of the model from `store` and checks that no key is
@@ -174,6 +174,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!divergence.has_value(),
                "operations so far:\n" + log + divergence.value_or(""));
   }
-  if (!fresh) EmptyRocksDb(*rocksdb.store, /*compact_every=*/4);
+  EmptyRocksDb(*rocksdb.store, /*compact_every=*/4);
   return 0;
 }
