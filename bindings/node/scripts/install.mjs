@@ -24,7 +24,8 @@ const REQUIREMENTS =
   "building the addon from source needs: cmake >= 3.25, g++ >= 12 (C++20), " +
   "make or ninja, the Node headers (include/node under /usr or next to " +
   "node, or NODEDIR), and on Debian/Ubuntu: apt-get install cmake g++ " +
-  "librocksdb-dev libsqlite3-dev libmsgpack-cxx-dev libxxhash-dev nlohmann-json3-dev (Debian 12; " +
+  "librocksdb-dev libsqlite3-dev libmsgpack-cxx-dev libxxhash-dev " +
+  "nlohmann-json3-dev (Debian 12; " +
   "libmsgpack-dev elsewhere).";
 
 function loads() {
