@@ -44,8 +44,9 @@ std::string Snapshot(const memory::Threads& threads);
 uint64_t SnapshotLines(const memory::Threads& threads);
 
 struct ReplayResult {
-  // False when the file has no complete header line (a creation that did
-  // not finish): it holds nothing and a writer rewrites it.
+  // False when the file is a prefix of the header line (a creation that
+  // did not finish, or an empty file): it holds nothing and a writer
+  // rewrites it.
   bool has_header = false;
   uint64_t committed_bytes = 0;  // up to the end of the last commit line.
   uint64_t committed_lines = 0;  // lines within committed_bytes.

@@ -169,6 +169,11 @@ Result<ReplayResult> Replay(std::string_view content, const std::string& path,
   ReplayResult result;
   const size_t header_end = content.find('\n');
   if (header_end == std::string_view::npos) {
+    // Only a creation that stopped leaves part of the header and nothing
+    // else; any other text without a line end is not a journal.
+    if (!HeaderLine().starts_with(content)) {
+      return Status::InvalidArgument(path + " is not a rockpoint journal");
+    }
     result.torn_tail_bytes = content.size();
     return result;
   }

@@ -184,6 +184,7 @@ Status SqliteCheckpointer::Impl::CheckMissingValue(
     const ChannelVersion& version) {
   const HeaderReader header_of = [&](const std::string& id)
       -> Result<std::optional<serde::CheckpointHeader>> {
+    mu_.AssertHeld();  // called only within this function, which holds it.
     RP_ASSIGN_OR_RETURN(Statement select, db()->Prepare(kSelectAncestor));
     select.BindBytes(1, thread_id);
     select.BindBytes(2, checkpoint_ns);
