@@ -71,7 +71,12 @@ TEST_CASE("store errors say what is wrong with the path") {
                     "not a RocksDB store");
   WriteFile(dir.Sub("broken.jsonl"), "{\"kind\":\"header\"}\n");
   CheckOneLineError(RunCli({"threads", "--store", dir.Sub("broken.jsonl")}),
-                    "memory file");
+                    "not a rockpoint journal");
+  WriteFile(dir.Sub("newer.jsonl"),
+            "{\"kind\":\"header\",\"format\":\"rockpoint-journal\","
+            "\"version\":9}\n");
+  CheckOneLineError(RunCli({"threads", "--store", dir.Sub("newer.jsonl")}),
+                    "journal format version 9 is not supported");
 }
 
 TEST_CASE("the store comes from ROCKPOINT_STORE when --store is absent") {

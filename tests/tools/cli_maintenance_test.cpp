@@ -157,11 +157,11 @@ TEST_CASE("verify warns about a parent that prune removed") {
         "(\"cp\", \"t1\", \"child:t\", \"cp-03a\")");
 }
 
-TEST_CASE("verify on SQLite and memory stores checks through the interface") {
+TEST_CASE("verify on SQLite and JSONL stores checks through the interface") {
   Fixture f;
   const std::string file = f.dir.Sub("export");
   WriteFile(file, RunOk({"export", "--store", f.store}).out);
-  for (const char* name : {"s.db", "m.jsonl"}) {
+  for (const char* name : {"s.db", "j.jsonl"}) {
     const std::string store = f.dir.Sub(name);
     RunOk({"import", file, "--store", store});
     Json report = ParseJson(RunOk({"verify", "--json", "--store", store}).out);

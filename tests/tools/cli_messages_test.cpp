@@ -42,11 +42,11 @@ TEST_CASE("export to a missing directory gives the OS reason") {
                         "directory");
 }
 
-TEST_CASE("--backend memory on a directory says it needs a file") {
+TEST_CASE("--backend jsonl on a directory says it needs a file") {
   Fixture f;
   CheckOneLineError(
-      RunCli({"threads", "--backend", "memory", "--store", f.store}),
-      "--backend memory needs a .jsonl memory file, and " + f.store +
+      RunCli({"threads", "--backend", "jsonl", "--store", f.store}),
+      "--backend jsonl needs a journal file, and " + f.store +
           " is a directory");
 }
 

@@ -1,5 +1,5 @@
 // Deeply nested input never crashes the CLI (tools/cli/value_json.h states
-// the limits): an import line, a memory file line or a --filter value
+// the limits): an import line, a journal line or a --filter value
 // nested deeper than kMaxJsonDepth (767) JSON levels is refused before it is
 // parsed; metadata deeper than the engine's 255 maps and arrays is refused
 // by the checking pass; a stored "json" payload too deep to render shows as
@@ -174,18 +174,25 @@ TEST_CASE(
       "line 2: " + kTooDeepJson);
 }
 
-TEST_CASE("a memory file with a deeply nested line is Corruption, unchanged") {
+TEST_CASE("a journal with a deeply nested line is Corruption, unchanged") {
   TempDir dir;
   const std::string file = dir.Sub("store.jsonl");
   for (const std::string& line :
        {CheckpointLine(R"({"k":)" + Arrays(20000) + "}"),
         std::string(400000, '[')}) {
-    const std::string text = ExportOf(line);
+    const std::string text =
+        R"({"kind":"header","format":"rockpoint-journal","version":1})"
+        "\n" +
+        line + "\n" + R"({"kind":"commit"})" + "\n";
     WriteFile(file, text);
-    RunResult result = RunCli({"threads", "--store", file});
-    CheckOneLineError(result, "Corruption");
-    CHECK(result.err.find("line 2: " + kTooDeepJson) != std::string::npos);
-    CHECK(ReadFile(file) == text);
+    for (const char* command : {"threads", "compact"}) {
+      CAPTURE(command);
+      RunResult result = RunCli({command, "--store", file});
+      CheckOneLineError(result, "Corruption");
+      CHECK(result.err.find(file + ": line 2: " + kTooDeepJson) !=
+            std::string::npos);
+      CHECK(ReadFile(file) == text);
+    }
   }
 }
 

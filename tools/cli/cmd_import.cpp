@@ -1,11 +1,14 @@
 // `import FILE|-`: an export (FORMAT_JSONL.md) into the store, created if
-// missing. A checking pass (import_passes.h) reads everything before
-// anything is written; the writing pass then goes thread by thread without
-// a sync per call, and the store is synced once when it is closed
-// (Access::kImport). Ctrl-C keeps the whole threads written so far and
-// removes the partial one (exit 130); a failed, refused or dry-run import
-// removes a store it created. stdin is spooled to a temporary file first,
-// so `import -` has the same guarantees.
+// missing. The input may also be the journal of a JSONL store (its first
+// line says so): it is opened read-only (no lock: a writer may hold it) and
+// its export, spooled to a temporary file, is what is imported, so a journal
+// and an export of the same content import alike. A checking pass
+// (import_passes.h) reads everything before anything is written; the writing
+// pass then goes thread by thread without a sync per call, and the store is
+// synced once when it is closed (Access::kImport). Ctrl-C keeps the whole
+// threads written so far and removes the partial one (exit 130); a failed,
+// refused or dry-run import removes a store it created. stdin is spooled to a
+// temporary file first, so `import -` has the same guarantees.
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -15,8 +18,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
+#include "rockpoint/jsonl_checkpointer.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/import_passes.h"
 #include "tools/cli/progress.h"
@@ -52,7 +57,8 @@ class SigintFlag {
   struct sigaction previous_ {};
 };
 
-// A temporary file holding stdin, removed when this object dies.
+// A temporary file holding stdin or the export of a journal, removed when
+// this object dies.
 class Spool {
  public:
   ~Spool() {
@@ -62,20 +68,44 @@ class Spool {
 
   // Copies stdin; Aborted if SIGINT arrives first.
   Status Fill(const SigintFlag& sigint) {
-    std::string pattern =
-        (fs::temp_directory_path() / "rockpoint-import-XXXXXX").string();
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) {
-      return Status::IOError("cannot create a temporary file for stdin: " +
-                             std::string(std::strerror(errno)));
-    }
-    path_ = pattern;
+    RP_ASSIGN_OR_RETURN(const int fd, Create("stdin"));
     Status status = Copy(STDIN_FILENO, fd, sigint);
     ::close(fd);
     return status;
   }
 
+  // Writes the export of the journal at `journal` (opened read-only).
+  Status ExportJournal(const std::string& journal) {
+    JsonlOptions options;
+    options.path = journal;
+    options.read_only = true;
+    options.create_if_missing = false;
+    RP_ASSIGN_OR_RETURN(std::unique_ptr<JsonlCheckpointer> source,
+                        JsonlCheckpointer::Open(options));
+    RP_ASSIGN_OR_RETURN(const int fd, Create("the journal's export"));
+    ::close(fd);
+    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+    Progress progress("reading the journal");
+    RP_RETURN_IF_ERROR(ExportStore(*source, {}, out, progress.Fn()).status());
+    out.close();
+    if (!out) return Status::IOError("cannot write " + path_);
+    return Status::OK();
+  }
+
  private:
+  // Creates the (empty) temporary file for `what`; the caller closes it.
+  Result<int> Create(const std::string& what) {
+    std::string pattern =
+        (fs::temp_directory_path() / "rockpoint-import-XXXXXX").string();
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) {
+      return Status::IOError("cannot create a temporary file for " + what +
+                             ": " + std::string(std::strerror(errno)));
+    }
+    path_ = pattern;
+    return fd;
+  }
+
   static Status Copy(int from, int to, const SigintFlag& sigint) {
     char buffer[1 << 16];
     while (!sigint.raised()) {
@@ -119,12 +149,12 @@ class ImportCommand final : public Command {
  public:
   const char* name() const override { return "import"; }
   const char* help() const override {
-    return "Read a JSONL export (FILE or - for stdin) into the store "
-           "(created if missing)";
+    return "Read a JSONL export, or the journal of a .jsonl store (FILE or "
+           "- for stdin), into the store (created if missing)";
   }
   Access access() const override { return Access::kImport; }
   void AddFlags(CLI::App& app) override {
-    app.add_option("FILE", file_, "Export file, or - for stdin")
+    app.add_option("FILE", file_, "Export or journal file, or - for stdin")
         ->required()
         ->check(CLI::Validator(
             [](std::string& file) -> std::string {
@@ -160,6 +190,11 @@ class ImportCommand final : public Command {
         return read.IsAborted() ? Interrupted(context, {}) : read;
       }
       file = spool.path();
+    }
+    Spool journal_export;
+    if (ClassifyJsonlFile(file) == JsonlFileKind::kJournal) {
+      RP_RETURN_IF_ERROR(journal_export.ExportJournal(file));
+      file = journal_export.path();
     }
     ImportOptions options;
     options.interrupted = [&sigint] { return sigint.raised(); };

@@ -1,7 +1,9 @@
-// `compact` (RocksDB: flush and compact every column family; memory file:
-// rewritten) and `dump` (RocksDB: the raw records, keys decoded).
+// `compact` (RocksDB: flush and compact every column family; JSONL: rewrite
+// the journal as a snapshot of what it holds) and `dump` (RocksDB: the raw
+// records, keys decoded).
 #include "engine/rocksdb/rocksdb_maintenance.h"
 #include "keys/tuple.h"
+#include "rockpoint/jsonl_checkpointer.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 
@@ -20,12 +22,36 @@ std::string Hex(std::string_view bytes) {
   return out;
 }
 
+// Compacts a RocksDB store; `doc` gets its bytes on disk before and after.
+Status CompactRocksDb(RocksDbCheckpointer& rocksdb, Json& doc) {
+  RP_ASSIGN_OR_RETURN(StoreStats before, rocksdb.Stats());
+  RP_RETURN_IF_ERROR(rocksdb.Compact());
+  RP_ASSIGN_OR_RETURN(StoreStats after, rocksdb.Stats());
+  doc["disk_bytes_before"] = before.total_disk_bytes;
+  doc["disk_bytes_after"] = after.total_disk_bytes;
+  doc["compaction_bytes_written"] = after.compaction_bytes_written;
+  return Status::OK();
+}
+
+// Rewrites a journal without its dead lines; `doc` gets its size and lines
+// before and after.
+Status CompactJsonl(JsonlCheckpointer& journal, Json& doc) {
+  RP_ASSIGN_OR_RETURN(JsonlStats before, journal.Stats());
+  RP_RETURN_IF_ERROR(journal.Compact());
+  RP_ASSIGN_OR_RETURN(JsonlStats after, journal.Stats());
+  doc["file_bytes_before"] = before.file_bytes;
+  doc["file_bytes_after"] = after.file_bytes;
+  doc["lines_before"] = before.lines;
+  doc["lines_after"] = after.lines;
+  return Status::OK();
+}
+
 class CompactCommand final : public Command {
  public:
   const char* name() const override { return "compact"; }
   const char* help() const override {
     return "Compact the store (RocksDB: flush and compact every column "
-           "family; memory file: rewrite)";
+           "family; JSONL: rewrite the journal without its dead lines)";
   }
   Access access() const override { return Access::kWrite; }
   void AddFlags(CLI::App& app) override {}
@@ -40,12 +66,10 @@ class CompactCommand final : public Command {
           "VACUUM`)");
     }
     if (RocksDbCheckpointer* rocksdb = store.rocksdb()) {
-      RP_ASSIGN_OR_RETURN(StoreStats before, rocksdb->Stats());
-      RP_RETURN_IF_ERROR(rocksdb->Compact());
-      RP_ASSIGN_OR_RETURN(StoreStats after, rocksdb->Stats());
-      doc["disk_bytes_before"] = before.total_disk_bytes;
-      doc["disk_bytes_after"] = after.total_disk_bytes;
-      doc["compaction_bytes_written"] = after.compaction_bytes_written;
+      RP_RETURN_IF_ERROR(CompactRocksDb(*rocksdb, doc));
+    }
+    if (JsonlCheckpointer* journal = store.jsonl()) {
+      RP_RETURN_IF_ERROR(CompactJsonl(*journal, doc));
     }
     context.Print(Output::Document(std::move(doc)));
     return kExitOk;

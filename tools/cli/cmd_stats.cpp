@@ -1,12 +1,15 @@
 // `stats`: how big the store is and how well it stores: threads,
 // checkpoints, values referenced against values stored (deduplication),
 // writes; for RocksDB also bytes per column family, compression ratio and
-// write amplification.
+// write amplification; for JSONL the journal's bytes and lines, live and
+// not.
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <tuple>
 
 #include "engine/rocksdb/rocksdb_maintenance.h"
+#include "rockpoint/jsonl_checkpointer.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
@@ -124,13 +127,27 @@ Status AddRocksDbFigures(RocksDbCheckpointer& store, Json& doc) {
   return Status::OK();
 }
 
+// The journal: its bytes, its lines, the lines a compaction would keep, and
+// a torn tail found when it was opened (ignored by reads).
+Status AddJsonlFigures(JsonlCheckpointer& journal, Json& doc) {
+  RP_ASSIGN_OR_RETURN(JsonlStats stats, journal.Stats());
+  doc["disk_bytes"] = stats.file_bytes;
+  doc["journal_lines"] = stats.lines;
+  doc["journal_live_lines"] = stats.live_lines;
+  doc["journal_dead_lines"] =
+      stats.lines - std::min(stats.lines, stats.live_lines);
+  doc["torn_tail_bytes"] = stats.torn_tail_bytes;
+  return Status::OK();
+}
+
 class StatsCommand final : public Command {
  public:
   const char* name() const override { return "stats"; }
   const char* help() const override {
     return "Store figures: threads, checkpoints, deduplicated values, "
            "writes; RocksDB: bytes per column family, compression ratio, "
-           "write amplification (of this process's writes)";
+           "write amplification (of this process's writes); JSONL: journal "
+           "bytes, lines and live lines";
   }
   Access access() const override { return Access::kRead; }
   void AddFlags(CLI::App& app) override {
@@ -159,6 +176,8 @@ class StatsCommand final : public Command {
     }
     if (store.rocksdb() != nullptr) {
       RP_RETURN_IF_ERROR(AddRocksDbFigures(*store.rocksdb(), doc));
+    } else if (store.jsonl() != nullptr) {
+      RP_RETURN_IF_ERROR(AddJsonlFigures(*store.jsonl(), doc));
     } else {
       doc["disk_bytes"] = PathBytes(store.path());
     }

@@ -39,7 +39,7 @@ void CheckPayload(VerifyReport& report, const TypedValue& payload,
   }
 }
 
-// The interface-level check, for SQLite and memory stores.
+// The interface-level check, for SQLite and JSONL stores.
 Result<VerifyReport> VerifyThroughInterface(Checkpointer& store,
                                             const ProgressFn& progress) {
   VerifyReport report;

@@ -2,7 +2,7 @@
 // class with a name, a one-line help, its flags, the access it needs to the
 // store, and Run. main.cpp builds the argument parser from the table
 // (command_table.cpp), opens the store with the command's access, runs it,
-// renders its output and commits a memory file.
+// renders its output and commits the store (Store::Commit).
 //
 // Exit status: 0 success; 1 error (one line on stderr); 2 `verify` found
 // the store unsound. --help (stdout) and --version exit 0.

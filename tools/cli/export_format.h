@@ -1,5 +1,6 @@
-// The JSONL export format (tools/cli/FORMAT_JSONL.md): what `export` writes,
-// what `import` reads, and how a "memory file" store is kept on disk.
+// The JSONL export format (tools/cli/FORMAT_JSONL.md): what `export` writes
+// and `import` reads. (A .jsonl store is not an export but a journal,
+// rockpoint/jsonl_checkpointer.h; `import` reads it through that backend.)
 //
 // ExportStore walks a store through the Checkpointer interface and writes,
 // in a deterministic order (thread bytes, namespace bytes, checkpoint id),
@@ -76,7 +77,8 @@ Result<ExportCounts> ImportThreads(std::istream& in, ImportSink& sink,
                                    const ImportOptions& options,
                                    const ProgressFn& progress);
 
-// Every thread of `in` into `target` (loading a memory file).
+// Every thread of `in` into `target`, with no checking pass (the import
+// fuzz target's entry point).
 Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
                                  const ProgressFn& progress);
 

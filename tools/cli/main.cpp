@@ -6,7 +6,6 @@
 #include <iostream>
 
 #include "tools/cli/command.h"
-#include "tools/cli/progress.h"
 
 namespace {
 
@@ -30,11 +29,11 @@ int Fail(const std::string& message) {
 void AddGlobalOptions(CLI::App& app, cli::GlobalOptions& globals) {
   app.add_option("--store", globals.store,
                  "Store: a RocksDB directory, a SQLite file or a .jsonl "
-                 "memory file")
+                 "journal")
       ->envname("ROCKPOINT_STORE");
   app.add_option("--backend", globals.backend,
-                 "Force the backend instead of detecting it")
-      ->check(CLI::IsMember({"rocksdb", "sqlite", "memory"}));
+                 "Force the backend (rocksdb, sqlite or jsonl) instead of "
+                 "detecting it");
   auto* json = app.add_flag("--json", globals.json, "Output one JSON document");
   auto* jsonl =
       app.add_flag("--jsonl", globals.jsonl, "Output one JSON object per line");
@@ -68,14 +67,9 @@ int RunCommand(cli::Command& command, cli::GlobalOptions globals) {
     if (!backend.ok()) return Fail(backend.status().message());
     forced = *backend;
   }
-  std::unique_ptr<cli::Store> store;
-  {
-    cli::Progress loading("loading");
-    auto opened =
-        cli::Store::Open(globals.store, forced, command.access(), loading.Fn());
-    if (!opened.ok()) return Fail(opened.status().ToString());
-    store = std::move(opened).value();
-  }
+  auto opened = cli::Store::Open(globals.store, forced, command.access());
+  if (!opened.ok()) return Fail(opened.status().ToString());
+  std::unique_ptr<cli::Store> store = std::move(opened).value();
   cli::Context context;
   context.globals = std::move(globals);
   context.store = store.get();
@@ -85,8 +79,7 @@ int RunCommand(cli::Command& command, cli::GlobalOptions globals) {
   std::cout.flush();
   if (!result.ok()) return Fail(result.status().ToString());
   if (command.access() != cli::Access::kRead) {
-    cli::Progress saving("saving");
-    rockpoint::Status committed = store->Commit(saving.Fn());
+    rockpoint::Status committed = store->Commit();
     if (!committed.ok()) return Fail(committed.ToString());
   }
   if (!std::cout) return Fail("cannot write to stdout");
@@ -99,14 +92,14 @@ int main(int argc, char** argv) {
   try {
     CLI::App app{
         "rockpoint: inspect, move and maintain rockpoint checkpoint "
-        "stores (RocksDB, SQLite or a .jsonl memory file).",
+        "stores (RocksDB, SQLite or a .jsonl journal).",
         "rockpoint"};
     app.set_version_flag("--version", cli::kVersionLine);
     app.require_subcommand(1);
     app.fallthrough();
     app.footer(
         "Global options (before or after the command): --store PATH (or env "
-        "ROCKPOINT_STORE), --backend rocksdb|sqlite|memory, --json | --jsonl, "
+        "ROCKPOINT_STORE), --backend rocksdb|sqlite|jsonl, --json | --jsonl, "
         "--raw, --full.\nExit status: 0 ok, 1 error (one line on stderr), 2 "
         "verify found problems.\nRun `rockpoint COMMAND --help` for a "
         "command's options.");

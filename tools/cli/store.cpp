@@ -1,14 +1,12 @@
-// Store: backend detection, opening with the right access, memory files.
+// Store: backend detection, and opening each backend with the right access.
 #include "tools/cli/store.h"
 
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
-#include "engine/durable_file.h"
-#include "rockpoint/memory_checkpointer.h"
+#include "engine/jsonl/journal_file.h"
+#include "engine/jsonl/journal_lines.h"
+#include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
 
@@ -17,6 +15,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kSqliteHeader{"SQLite format 3\0", 16};
+// A header line is far shorter; a first line longer than this is not one.
+constexpr size_t kMaxHeaderBytes = 4096;
 
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() &&
@@ -32,22 +32,68 @@ bool HasSqliteHeader(const std::string& path) {
   return head == kSqliteHeader;
 }
 
-Result<Backend> Detect(const std::string& path, Access access) {
+// The `format` of a rockpoint header line ("" if `line` is not one).
+std::string HeaderFormat(std::string_view line) {
+  const Json json = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) return "";
+  const auto kind = json.find("kind");
+  const auto format = json.find("format");
+  if (kind == json.end() || *kind != "header" || format == json.end() ||
+      !format->is_string()) {
+    return "";
+  }
+  return format->get<std::string>();
+}
+
+Status NotAStore(const std::string& path) {
+  return Status::InvalidArgument(
+      "not a rockpoint store (neither a RocksDB directory, a SQLite "
+      "database nor a rockpoint journal): " +
+      path);
+}
+
+// OK if the existing `path` may be opened as a journal. Guards the backend
+// against files it was not meant for.
+Status CheckJournalFile(const std::string& path) {
   std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (fs::is_directory(status)) return Backend::kRocksDb;
-  if (fs::exists(status)) {
-    if (HasSqliteHeader(path)) return Backend::kSqlite;
-    if (EndsWith(path, ".jsonl")) return Backend::kMemoryFile;
+  if (fs::is_directory(path, error)) {
     return Status::InvalidArgument(
-        "not a rockpoint store (neither a RocksDB directory, a SQLite "
-        "database nor a .jsonl memory file): " +
-        path);
+        "--backend jsonl needs a journal file, and " + path +
+        " is a directory");
   }
-  if (access != Access::kCreate && access != Access::kImport) {
-    return Status::NotFound("store not found: " + path);
+  switch (ClassifyJsonlFile(path)) {
+    case JsonlFileKind::kJournal:
+    case JsonlFileKind::kUnfinishedJournal:
+      return Status::OK();
+    case JsonlFileKind::kExport:
+      return ExportIsNotAStore(path);
+    case JsonlFileKind::kOther:
+      break;
   }
-  if (EndsWith(path, ".jsonl")) return Backend::kMemoryFile;
+  return Status::InvalidArgument(
+      "not a rockpoint journal (its first line is not a "
+      "{\"kind\":\"header\",\"format\":\"rockpoint-journal\",...} line): " +
+      path);
+}
+
+// The backend of an existing, not forced, non-directory `path`.
+Result<Backend> DetectFile(const std::string& path) {
+  if (HasSqliteHeader(path)) return Backend::kSqlite;
+  const JsonlFileKind kind = ClassifyJsonlFile(path);
+  if (kind == JsonlFileKind::kJournal) return Backend::kJsonl;
+  if (kind == JsonlFileKind::kExport) return ExportIsNotAStore(path);
+  if (EndsWith(path, ".jsonl")) {
+    RP_RETURN_IF_ERROR(CheckJournalFile(path));
+    return Backend::kJsonl;
+  }
+  return NotAStore(path);
+}
+
+Result<Backend> Detect(const std::string& path, bool exists) {
+  std::error_code error;
+  if (fs::is_directory(path, error)) return Backend::kRocksDb;
+  if (exists) return DetectFile(path);
+  if (EndsWith(path, ".jsonl")) return Backend::kJsonl;
   if (EndsWith(path, ".db") || EndsWith(path, ".sqlite") ||
       EndsWith(path, ".sqlite3")) {
     return Backend::kSqlite;
@@ -55,26 +101,35 @@ Result<Backend> Detect(const std::string& path, Access access) {
   return Backend::kRocksDb;
 }
 
-Status LoadMemoryFile(const std::string& path, Checkpointer& target,
-                      const ProgressFn& progress) {
-  if (std::filesystem::is_directory(path)) {
-    return Status::InvalidArgument(
-        "--backend memory needs a .jsonl memory file, and " + path +
-        " is a directory");
+}  // namespace
+
+JsonlFileKind ClassifyJsonlFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return JsonlFileKind::kOther;
+  std::string head(kMaxHeaderBytes, '\0');
+  file.read(head.data(), static_cast<std::streamsize>(head.size()));
+  if (file.bad()) return JsonlFileKind::kOther;
+  head.resize(static_cast<size_t>(file.gcount()));
+  const size_t newline = head.find('\n');
+  if (newline == std::string::npos) {
+    return jsonl::HeaderLine().starts_with(head)
+               ? JsonlFileKind::kUnfinishedJournal
+               : JsonlFileKind::kOther;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError("cannot read memory file: " + path);
-  auto loaded = ImportStore(in, target, progress);
-  if (!loaded.ok()) {
-    return Status(loaded.status().code() == StatusCode::kInvalidArgument
-                      ? Status::Corruption("memory file " + path + ": " +
-                                           loaded.status().message())
-                      : loaded.status());
-  }
-  return Status::OK();
+  const std::string format = HeaderFormat(head.substr(0, newline));
+  if (format == jsonl::kJournalFormatName) return JsonlFileKind::kJournal;
+  if (format == kExportFormatName) return JsonlFileKind::kExport;
+  return JsonlFileKind::kOther;
 }
 
-}  // namespace
+Status ExportIsNotAStore(const std::string& path) {
+  return Status::InvalidArgument(
+      path +
+      " is a rockpoint export, not a store (.jsonl stores are journals; "
+      "the memory files of older versions were exports): load it into one "
+      "with `rockpoint import " +
+      path + " --store NEW.jsonl`");
+}
 
 const char* BackendName(Backend backend) {
   switch (backend) {
@@ -82,8 +137,8 @@ const char* BackendName(Backend backend) {
       return "rocksdb";
     case Backend::kSqlite:
       return "sqlite";
-    case Backend::kMemoryFile:
-      return "memory";
+    case Backend::kJsonl:
+      return "jsonl";
   }
   return "?";
 }
@@ -91,14 +146,19 @@ const char* BackendName(Backend backend) {
 Result<Backend> ParseBackend(std::string_view name) {
   if (name == "rocksdb") return Backend::kRocksDb;
   if (name == "sqlite") return Backend::kSqlite;
-  if (name == "memory") return Backend::kMemoryFile;
-  return Status::InvalidArgument("--backend must be rocksdb, sqlite or memory");
+  if (name == "jsonl") return Backend::kJsonl;
+  if (name == "memory") {
+    return Status::InvalidArgument(
+        "--backend memory is gone: .jsonl stores are journals now "
+        "(--backend jsonl); load an old memory file with `rockpoint import "
+        "OLD.jsonl --store NEW.jsonl`");
+  }
+  return Status::InvalidArgument("--backend must be rocksdb, sqlite or jsonl");
 }
 
 Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
                                            std::optional<Backend> forced,
-                                           Access access,
-                                           const ProgressFn& progress) {
+                                           Access access) {
   if (path.empty()) {
     return Status::InvalidArgument(
         "no store given: pass --store PATH or set ROCKPOINT_STORE");
@@ -116,57 +176,81 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   if (forced) {
     store->backend_ = *forced;
   } else {
-    RP_ASSIGN_OR_RETURN(store->backend_, Detect(path, access));
+    RP_ASSIGN_OR_RETURN(store->backend_, Detect(path, exists));
   }
+  Status opened;
   switch (store->backend_) {
-    case Backend::kRocksDb: {
-      if (exists && !fs::exists(fs::path(path) / "CURRENT", error)) {
-        return Status::InvalidArgument(
-            "not a RocksDB store (no CURRENT file): " + path);
-      }
-      RocksDbOptions options;
-      options.path = path;
-      options.read_only = access == Access::kRead;
-      options.create_if_missing = create;
-      options.sync_writes = access != Access::kImport;
-      auto opened = RocksDbCheckpointer::Open(options);
-      if (!opened.ok()) {
-        store->Discard();
-        return opened.status();
-      }
-      std::unique_ptr<RocksDbCheckpointer> rocksdb = std::move(opened).value();
-      store->rocksdb_ = rocksdb.get();
-      store->checkpointer_ = std::move(rocksdb);
+    case Backend::kRocksDb:
+      opened = store->OpenRocksDb(exists);
       break;
-    }
-    case Backend::kSqlite: {
-      if (exists && !HasSqliteHeader(path) && fs::file_size(path, error) > 0) {
-        return Status::InvalidArgument("not a SQLite database: " + path);
-      }
-      SqliteOptions options;
-      options.path = path;
-      options.read_only = access == Access::kRead;
-      options.create_if_missing = create;
-      options.sync_writes = access != Access::kImport;
-      auto opened = SqliteCheckpointer::Open(options);
-      if (!opened.ok()) {
-        store->Discard();
-        return opened.status();
-      }
-      std::unique_ptr<SqliteCheckpointer> sqlite = std::move(opened).value();
-      store->checkpointer_ = std::move(sqlite);
+    case Backend::kSqlite:
+      opened = store->OpenSqlite(exists);
       break;
-    }
-    case Backend::kMemoryFile: {
-      store->checkpointer_ = std::make_unique<MemoryCheckpointer>();
-      if (exists) {
-        RP_RETURN_IF_ERROR(
-            LoadMemoryFile(path, *store->checkpointer_, progress));
-      }
+    case Backend::kJsonl:
+      if (exists) RP_RETURN_IF_ERROR(CheckJournalFile(path));
+      opened = store->OpenJsonl();
       break;
-    }
+  }
+  if (!opened.ok()) {
+    store->Discard();  // removes only what this Open created.
+    return opened;
   }
   return store;
+}
+
+Status Store::OpenRocksDb(bool exists) {
+  std::error_code error;
+  if (exists && !fs::exists(fs::path(path_) / "CURRENT", error)) {
+    return Status::InvalidArgument("not a RocksDB store (no CURRENT file): " +
+                                   path_);
+  }
+  RocksDbOptions options;
+  options.path = path_;
+  options.read_only = access_ == Access::kRead;
+  options.create_if_missing = created_;
+  options.sync_writes = access_ != Access::kImport;
+  RP_ASSIGN_OR_RETURN(std::unique_ptr<RocksDbCheckpointer> rocksdb,
+                      RocksDbCheckpointer::Open(options));
+  rocksdb_ = rocksdb.get();
+  checkpointer_ = std::move(rocksdb);
+  return Status::OK();
+}
+
+Status Store::OpenSqlite(bool exists) {
+  std::error_code error;
+  if (exists && !HasSqliteHeader(path_) && fs::file_size(path_, error) > 0) {
+    return Status::InvalidArgument("not a SQLite database: " + path_);
+  }
+  SqliteOptions options;
+  options.path = path_;
+  options.read_only = access_ == Access::kRead;
+  options.create_if_missing = created_;
+  options.sync_writes = access_ != Access::kImport;
+  RP_ASSIGN_OR_RETURN(checkpointer_, SqliteCheckpointer::Open(options));
+  return Status::OK();
+}
+
+Status Store::OpenJsonl() {
+  JsonlOptions options;
+  options.path = path_;
+  options.read_only = access_ == Access::kRead;
+  options.create_if_missing = created_;
+  options.sync_writes = access_ != Access::kImport;
+  auto opened = JsonlCheckpointer::Open(options);
+  if (!opened.ok()) {
+    if (!opened.status().IsBusy()) return opened.status();
+    // Another process holds the journal, so it is not this Open's to remove
+    // (that process created the path first).
+    created_ = false;
+    // Name the way out: only writers are kept out.
+    return Status::Busy(opened.status().message() +
+                        " (read commands still work; run this one once the "
+                        "other writer has closed it)");
+  }
+  std::unique_ptr<JsonlCheckpointer> journal = std::move(opened).value();
+  jsonl_ = journal.get();
+  checkpointer_ = std::move(journal);
+  return Status::OK();
 }
 
 Store::~Store() = default;
@@ -174,6 +258,7 @@ Store::~Store() = default;
 void Store::Discard() {
   checkpointer_.reset();
   rocksdb_ = nullptr;
+  jsonl_ = nullptr;
   discarded_ = true;
   if (!created_) return;
   std::error_code ignored;
@@ -182,49 +267,23 @@ void Store::Discard() {
   for (const char* suffix : {"-journal", "-wal", "-shm"}) {
     fs::remove(path_ + suffix, ignored);
   }
+  // A journal's compaction file, should one have been left.
+  fs::remove(jsonl::CompactionPath(path_), ignored);
 }
 
 Status Store::CloseAndSync() {
-  // Close syncs what the unsynced writes left in the WAL (or the SQLite
-  // WAL) and releases the store.
+  // Close syncs what the unsynced writes left in the WAL (RocksDB, SQLite)
+  // or the journal, and releases the store.
   Status closed = checkpointer_->Close();
   checkpointer_.reset();
   rocksdb_ = nullptr;
+  jsonl_ = nullptr;
   return closed;
 }
 
-Status Store::Commit(const ProgressFn& progress) {
+Status Store::Commit() {
   if (discarded_) return Status::OK();
-  if (backend_ != Backend::kMemoryFile) {
-    return access_ == Access::kImport ? CloseAndSync() : Status::OK();
-  }
-  const std::string temporary =
-      path_ + ".tmp." + std::to_string(static_cast<long>(::getpid()));
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::IOError("cannot write " + temporary);
-    auto exported = ExportStore(*checkpointer_, {}, out, progress);
-    out.close();
-    if (!exported.ok() || !out) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      return exported.ok() ? Status::IOError("cannot write " + temporary)
-                           : exported.status();
-    }
-  }
-  // The data reaches the disk before the rename makes it the store, and the
-  // rename (the directory) before Commit reports success.
-  std::error_code error;
-  if (Status synced = SyncPath(temporary); !synced.ok()) {
-    fs::remove(temporary, error);
-    return synced;
-  }
-  fs::rename(temporary, path_, error);
-  if (error) {
-    fs::remove(temporary, error);
-    return Status::IOError("cannot replace " + path_ + ": " + error.message());
-  }
-  return SyncParentDirectory(path_);
+  return access_ == Access::kImport ? CloseAndSync() : Status::OK();
 }
 
 }  // namespace rockpoint::cli

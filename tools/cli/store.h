@@ -1,16 +1,21 @@
 // Store: the store a CLI command works on, opened from --store PATH.
 //
 // Backend detection (unless forced with --backend): a directory is a RocksDB
-// store; a file starting with the SQLite header is a SQLite database; a path
-// ending in ".jsonl" is a "memory file": an export (FORMAT_JSONL.md) loaded
-// into a MemoryCheckpointer, and written back (atomically, by rename) by
-// Commit() after a command that changes it. A path that does not exist is
-// created only with Access::kCreate or kImport, as a memory file (".jsonl"), a
-// SQLite database (".db", ".sqlite", ".sqlite3") or a RocksDB directory (else).
+// store; a file starting with the SQLite header is a SQLite database; a file
+// whose first line is a rockpoint journal header is a JSONL store
+// (JsonlCheckpointer: one journal file, engine/jsonl/FORMAT.md), as is a
+// ".jsonl" file whose creation stopped before its header line was whole. A
+// ".jsonl" file that is an export (FORMAT_JSONL.md; the CLI's old "memory
+// files" were exports) is refused with the `rockpoint import` command that
+// turns it into a store. A path that does not exist is created only with
+// Access::kCreate or kImport, as a journal (".jsonl"), a SQLite database
+// (".db", ".sqlite", ".sqlite3") or a RocksDB directory (else).
 //
-// Read-only commands open RocksDB read-only (no lock taken, nothing
-// written). Errors say what is wrong with the path: missing, locked by
-// another process, of a newer format, not a store.
+// Read-only commands (kRead) open RocksDB, SQLite and journals read-only: no
+// lock taken, nothing written, so they work while another process writes.
+// A writer opens a journal read-write, which locks it: a second writer is
+// told it is "open read-write elsewhere". Errors say what is wrong with the
+// path: missing, locked by another process, of a newer format, not a store.
 //
 // Thread-safety: none; one command at a time.
 #pragma once
@@ -24,31 +29,46 @@
 #include "tools/cli/export_format.h"
 
 namespace rockpoint {
+class JsonlCheckpointer;
 class RocksDbCheckpointer;
-}
+}  // namespace rockpoint
 
 namespace rockpoint::cli {
 
-enum class Backend { kRocksDb, kSqlite, kMemoryFile };
+enum class Backend { kRocksDb, kSqlite, kJsonl };
 enum class Access {
   kRead,    // never writes; the store must exist.
   kWrite,   // writes; the store must exist.
   kCreate,  // writes; a missing store is created.
-  // kCreate for bulk loading: RocksDB and SQLite write without a sync per
-  // call; Commit syncs once by closing the store (Checkpointer::Close).
+  // kCreate for bulk loading: every backend writes without a sync per call;
+  // Commit syncs once by closing the store (Checkpointer::Close).
   kImport,
 };
 
 const char* BackendName(Backend backend);
-// "rocksdb" | "sqlite" | "memory"; InvalidArgument otherwise.
+// "rocksdb" | "sqlite" | "jsonl"; InvalidArgument otherwise ("memory", the
+// old memory files, says how to convert one).
 Result<Backend> ParseBackend(std::string_view name);
+
+// What the first line of a file says it is.
+enum class JsonlFileKind {
+  kJournal,  // a rockpoint journal header (of any version).
+  // Empty, or a beginning of the journal header line without its newline:
+  // a journal whose creation stopped early (the backend rewrites it).
+  kUnfinishedJournal,
+  kExport,  // a rockpoint export header.
+  kOther,   // anything else, or unreadable.
+};
+JsonlFileKind ClassifyJsonlFile(const std::string& path);
+
+// InvalidArgument: `path` is an export, not a store; says how to load it.
+Status ExportIsNotAStore(const std::string& path);
 
 class Store {
  public:
   static Result<std::unique_ptr<Store>> Open(const std::string& path,
                                              std::optional<Backend> forced,
-                                             Access access,
-                                             const ProgressFn& progress);
+                                             Access access);
   ~Store();
 
   Checkpointer& checkpointer() { return *checkpointer_; }
@@ -56,16 +76,17 @@ class Store {
   const std::string& path() const { return path_; }
   // The RocksDB backend, or nullptr for another backend.
   RocksDbCheckpointer* rocksdb() const { return rocksdb_; }
+  // The JSONL backend, or nullptr for another backend.
+  JsonlCheckpointer* jsonl() const { return jsonl_; }
 
   // Whether Open created the store (the path did not exist).
   bool created() const { return created_; }
 
-  // Makes the command's changes durable: a memory file is exported to
-  // PATH.tmp and renamed over PATH; a store opened with kImport is closed
-  // (Checkpointer::Close syncs it); other backends wrote through already. After
-  // Discard: does nothing.
+  // Makes the command's changes durable: a store opened with kImport is
+  // closed (Checkpointer::Close syncs it); otherwise every backend wrote
+  // through already. After Discard: does nothing.
   // REQUIRES: opened with kWrite, kCreate or kImport.
-  Status Commit(const ProgressFn& progress);
+  Status Commit();
 
   // Abandons the command's store: closes it, removes it if Open created
   // it, and makes Commit a no-op. checkpointer() must not be used after.
@@ -73,6 +94,10 @@ class Store {
 
  private:
   Store() = default;
+
+  Status OpenRocksDb(bool exists);
+  Status OpenSqlite(bool exists);
+  Status OpenJsonl();
 
   // Checkpointer::Close: syncs what was written and releases the store.
   Status CloseAndSync();
@@ -84,6 +109,7 @@ class Store {
   bool discarded_ = false;
   std::unique_ptr<Checkpointer> checkpointer_;
   RocksDbCheckpointer* rocksdb_ = nullptr;  // owned by checkpointer_.
+  JsonlCheckpointer* jsonl_ = nullptr;      // owned by checkpointer_.
 };
 
 }  // namespace rockpoint::cli
