@@ -25,9 +25,11 @@ endif()
 if(ROCKPOINT_BUILD_TESTS)
   find_package(doctest REQUIRED)
 endif()
+# nlohmann_json (header-only): the JSONL backend's journal and the CLI's
+# export format. Only needed to build; installed libraries do not ask for it.
+find_package(nlohmann_json REQUIRED)
 if(ROCKPOINT_BUILD_TOOLS OR ROCKPOINT_BUILD_BENCH OR ROCKPOINT_BUILD_TESTS)
   find_package(CLI11 REQUIRED)
-  find_package(nlohmann_json REQUIRED)
 endif()
 
 # RocksDB: the shared library by default. ROCKPOINT_ROCKSDB_STATIC links

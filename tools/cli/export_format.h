@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/jsonl/lines.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/status.h"
 #include "tools/cli/text_codec.h"
@@ -79,36 +80,22 @@ Result<ExportCounts> ImportThreads(std::istream& in, ImportSink& sink,
 Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
                                  const ProgressFn& progress);
 
-// --- one line each (export_lines.cpp) ---
+// --- the header and trailer lines (export_lines.cpp); the lines between
+// them are engine/jsonl/lines.h's, in its kExport dialect ---
 
-struct ValueLine {
-  std::string thread, ns, channel;
-  ChannelVersion version;
-  TypedValue value;
-};
-struct CheckpointLine {
-  std::string thread, ns;
-  bool hidden = false;  // kept only for a survivor's delta history.
-  std::optional<std::string> parent_id;
-  Checkpoint checkpoint;  // channel_values unused (values are ValueLines).
-  Metadata metadata;
-};
-struct WriteLine {
-  std::string thread, ns, checkpoint_id;
-  PendingWrite write;
-};
+using jsonl::CheckpointLine;
+using jsonl::CheckpointLineToJson;
+using jsonl::ValueLine;
+using jsonl::ValueLineToJson;
+using jsonl::WriteLine;
+using jsonl::WriteLineFromJson;
+using jsonl::WriteLineToJson;
 
 Json HeaderToJson();
 Json TrailerToJson(const ExportCounts& counts);
-Json ValueLineToJson(const ValueLine& line);
-Json CheckpointLineToJson(const CheckpointLine& line);
-Json WriteLineToJson(const WriteLine& line);
 
 // InvalidArgument naming the field on anything outside the format.
 Status CheckHeader(const Json& json);
 Result<ExportCounts> TrailerFromJson(const Json& json);
-Result<ValueLine> ValueLineFromJson(const Json& json);
-Result<CheckpointLine> CheckpointLineFromJson(const Json& json);
-Result<WriteLine> WriteLineFromJson(const Json& json);
 
 }  // namespace rockpoint::cli

@@ -82,12 +82,18 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
                                   channel + "\" but no version");
       }
       if (!written_values.emplace(channel, version->second).second) continue;
-      EmitLine(ValueLineToJson({thread, ns, channel, version->second, value}),
-               out);
+      ValueLine value_line;
+      value_line.thread = thread;
+      value_line.ns = ns;
+      value_line.channel = channel;
+      value_line.version = version->second;
+      value_line.value = value;
+      EmitLine(ValueLineToJson(value_line), out);
       ++counts.values;
     }
     CheckpointLine line{thread,       ns,         tuple->hidden,
-                        std::nullopt, checkpoint, std::move(tuple->metadata)};
+                        std::nullopt, checkpoint, std::move(tuple->metadata),
+                        std::nullopt};
     line.checkpoint.channel_values.clear();
     if (tuple->parent_config)
       line.parent_id = tuple->parent_config->checkpoint_id;

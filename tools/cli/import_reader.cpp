@@ -137,11 +137,14 @@ Status Importer::HandleLine(const Json& json) {
   const std::string kind =
       json.contains("kind") && json["kind"].is_string() ? json["kind"] : "";
   if (kind == "value") {
-    RP_ASSIGN_OR_RETURN(ValueLine line, ValueLineFromJson(json));
+    RP_ASSIGN_OR_RETURN(ValueLine line, jsonl::ValueLineFromJson(
+                                            json, jsonl::Dialect::kExport));
     return AddValue(std::move(line));
   }
   if (kind == "checkpoint") {
-    RP_ASSIGN_OR_RETURN(CheckpointLine line, CheckpointLineFromJson(json));
+    RP_ASSIGN_OR_RETURN(
+        CheckpointLine line,
+        jsonl::CheckpointLineFromJson(json, jsonl::Dialect::kExport));
     return AddCheckpoint(std::move(line));
   }
   if (kind == "write") {

@@ -1,37 +1,24 @@
-// Byte-string helpers shared by the CLI's renderers and its export format:
-// base64, UTF-8 validity, the JSON form of an arbitrary byte string (a "text
-// field"), and a printable rendering for tables.
-//
-// Text field: identifiers (threads, namespaces, checkpoint ids, channels,
-// task ids) are arbitrary bytes. In JSON they are a plain string when the
-// bytes are valid UTF-8, and {"b64": "<standard base64>"} otherwise, so that
-// every byte string round-trips exactly and ordinary ids stay readable.
+// Byte-string helpers of the CLI: the JSON text forms shared with the
+// JSONL backend (engine/jsonl/json_text.h, brought into this namespace) and
+// a printable rendering of arbitrary bytes for tables.
 //
 // Thread-safety: pure functions.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
+#include "engine/jsonl/json_text.h"
 #include "rockpoint/status.h"
 
 namespace rockpoint::cli {
 
-using Json = nlohmann::ordered_json;
-
-// Standard base64 with padding (RFC 4648 section 4).
-std::string Base64Encode(std::string_view data);
-// Strict: InvalidArgument for a bad character, bad padding or length.
-Result<std::string> Base64Decode(std::string_view text);
-
-bool IsValidUtf8(std::string_view bytes);
-
-// The text-field form of `bytes` (see above).
-Json TextToJson(std::string_view bytes);
-// The bytes of a text field. InvalidArgument naming `field` if `json` is
-// neither a string nor {"b64": <valid base64>}.
-Result<std::string> TextFromJson(const Json& json, std::string_view field);
+using jsonl::Base64Decode;
+using jsonl::Base64Encode;
+using jsonl::IsValidUtf8;
+using jsonl::Json;
+using jsonl::TextFromJson;
+using jsonl::TextToJson;
 
 // `bytes` for a terminal: valid UTF-8 stays as is except control characters
 // and backslash, which are escaped (\n, \t, \\, \xNN); invalid bytes become

@@ -5,8 +5,8 @@
 //    the tarball ships): done. ROCKPOINT_BUILD_FROM_SOURCE=1 skips this.
 // 3. The tarball's rockpoint/ sources: builds the addon (scripts/build.mjs;
 //    needs cmake, a C++20 compiler, librocksdb-dev, libsqlite3-dev,
-//    libmsgpack-cxx-dev, libxxhash-dev and the Node headers) and checks
-//    that it loads.
+//    libmsgpack-cxx-dev, libxxhash-dev, nlohmann-json3-dev and the Node
+//    headers) and checks that it loads.
 // 4. Otherwise (a checkout before its first build): says how to build, and
 //    succeeds, so that `npm ci` in a checkout never builds.
 // Fails (exit 1) only when a source build fails or its addon does not load.
@@ -24,7 +24,8 @@ const REQUIREMENTS =
   "building the addon from source needs: cmake >= 3.25, g++ >= 12 (C++20), " +
   "make or ninja, the Node headers (include/node under /usr or next to " +
   "node, or NODEDIR), and on Debian/Ubuntu: apt-get install cmake g++ " +
-  "librocksdb-dev libsqlite3-dev libmsgpack-cxx-dev libxxhash-dev (Debian 12; " +
+  "librocksdb-dev libsqlite3-dev libmsgpack-cxx-dev libxxhash-dev " +
+  "nlohmann-json3-dev (Debian 12; " +
   "libmsgpack-dev elsewhere).";
 
 function loads() {

@@ -1,0 +1,208 @@
+// Rebuilding the memory structures from a journal (journal_lines.h).
+#include <utility>
+
+#include "engine/jsonl/journal_lines.h"
+#include "engine/jsonl/lines.h"
+#include "engine/jsonl/value_json.h"
+
+namespace rockpoint::jsonl {
+namespace {
+
+using memory::NamespaceKey;
+
+Result<std::vector<std::string>> TextsFromJson(const Json& json,
+                                               const std::string& field) {
+  if (!json.is_array()) return BadField(field, "expected an array");
+  std::vector<std::string> texts;
+  for (const Json& item : json) {
+    RP_ASSIGN_OR_RETURN(std::string text, TextFromJson(item, field));
+    texts.push_back(std::move(text));
+  }
+  return texts;
+}
+
+Status ApplyValue(const Json& json, memory::Threads& threads) {
+  RP_ASSIGN_OR_RETURN(ValueLine line,
+                      ValueLineFromJson(json, Dialect::kJournal));
+  memory::Blob blob{line.empty, std::move(line.value)};
+  memory::InsertBlob(threads, NamespaceKey{line.thread, line.ns},
+                     memory::BlobKey{line.channel, line.version},
+                     std::move(blob));
+  return Status::OK();
+}
+
+Status ApplyCheckpoint(const Json& json, memory::Threads& threads) {
+  RP_ASSIGN_OR_RETURN(CheckpointLine line,
+                      CheckpointLineFromJson(json, Dialect::kJournal));
+  memory::StoredCheckpoint cp;
+  cp.checkpoint = std::move(line.checkpoint);
+  cp.parent_id = std::move(line.parent_id);
+  cp.metadata = std::move(line.metadata);
+  cp.stored_channels = std::move(*line.stored);
+  cp.hidden = line.hidden;
+  memory::SetCheckpoint(threads, NamespaceKey{line.thread, line.ns},
+                        std::move(cp));
+  return Status::OK();
+}
+
+Status ApplyWrite(const Json& json, memory::Threads& threads) {
+  RP_ASSIGN_OR_RETURN(WriteLine line, WriteLineFromJson(json));
+  PendingWrite& write = line.write;
+  memory::InsertWrite(
+      threads, NamespaceKey{line.thread, line.ns}, line.checkpoint_id,
+      memory::WriteKey{std::move(write.task_path), std::move(write.task_id),
+                       write.idx},
+      memory::StoredWrite{std::move(write.channel), std::move(write.value)});
+  return Status::OK();
+}
+
+Status ApplyDeleteThread(const Json& json, memory::Threads& threads) {
+  LineFields fields(json, "delete_thread");
+  RP_ASSIGN_OR_RETURN(std::string thread, fields.Text("thread"));
+  RP_RETURN_IF_ERROR(fields.NoOthers());
+  memory::DeleteThreadIn(threads, thread);
+  return Status::OK();
+}
+
+Status ApplyDeleteRuns(const Json& json, memory::Threads& threads) {
+  LineFields fields(json, "delete_runs");
+  RP_ASSIGN_OR_RETURN(const Json* runs_json, fields.Required("runs"));
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> runs,
+                      TextsFromJson(*runs_json, fields.Path("runs")));
+  RP_RETURN_IF_ERROR(fields.NoOthers());
+  memory::DeleteForRunsIn(threads, runs);
+  return Status::OK();
+}
+
+Status ApplyCopyThread(const Json& json, memory::Threads& threads) {
+  LineFields fields(json, "copy_thread");
+  RP_ASSIGN_OR_RETURN(std::string source, fields.Text("source"));
+  RP_ASSIGN_OR_RETURN(std::string target, fields.Text("target"));
+  RP_RETURN_IF_ERROR(fields.NoOthers());
+  return memory::CopyThreadIn(threads, source, target);
+}
+
+Status ApplyHide(const Json& json, memory::Threads& threads) {
+  LineFields fields(json, "hide");
+  CheckpointConfig config;
+  RP_ASSIGN_OR_RETURN(config.thread_id, fields.Text("thread"));
+  RP_ASSIGN_OR_RETURN(config.checkpoint_ns, fields.Text("ns"));
+  RP_ASSIGN_OR_RETURN(config.checkpoint_id, fields.Text("id"));
+  RP_RETURN_IF_ERROR(fields.NoOthers());
+  return memory::HideCheckpointIn(threads, config);
+}
+
+Status ApplyPrune(const Json& json, memory::Threads& threads) {
+  LineFields fields(json, "prune");
+  RP_ASSIGN_OR_RETURN(const Json* threads_json, fields.Required("threads"));
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> thread_ids,
+                      TextsFromJson(*threads_json, fields.Path("threads")));
+  RP_ASSIGN_OR_RETURN(std::string strategy, fields.Text("strategy"));
+  RP_ASSIGN_OR_RETURN(int64_t keep_last, fields.Int("keep_last"));
+  RP_RETURN_IF_ERROR(fields.NoOthers());
+  if (strategy != "delete" && strategy != "keep_latest") {
+    return BadField("prune.strategy", "expected \"delete\" or \"keep_latest\"");
+  }
+  if (strategy == "keep_latest" && keep_last < 1) {
+    return BadField("prune.keep_last", "must be >= 1");
+  }
+  memory::PruneIn(threads, thread_ids,
+                  strategy == "delete" ? PruneStrategy::kDelete
+                                       : PruneStrategy::kKeepLatest,
+                  static_cast<size_t>(keep_last));
+  return Status::OK();
+}
+
+// Applies one committed line (not the header).
+Status ApplyLine(std::string_view text, memory::Threads& threads) {
+  RP_RETURN_IF_ERROR(CheckJsonNesting(text));
+  Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) {
+    return Status::InvalidArgument("not a JSON object");
+  }
+  const Json* kind = json.contains("kind") ? &json["kind"] : nullptr;
+  const std::string name =
+      kind && kind->is_string() ? kind->get<std::string>() : std::string();
+  if (name == "value") return ApplyValue(json, threads);
+  if (name == "checkpoint") return ApplyCheckpoint(json, threads);
+  if (name == "write") return ApplyWrite(json, threads);
+  if (name == "commit") return LineFields(json, "commit").NoOthers();
+  if (name == "delete_thread") return ApplyDeleteThread(json, threads);
+  if (name == "delete_runs") return ApplyDeleteRuns(json, threads);
+  if (name == "copy_thread") return ApplyCopyThread(json, threads);
+  if (name == "hide") return ApplyHide(json, threads);
+  if (name == "prune") return ApplyPrune(json, threads);
+  return Status::InvalidArgument("unknown kind \"" + name + "\"");
+}
+
+// Checks the header line: a journal of a version this build reads.
+Status CheckHeader(std::string_view text, const std::string& path) {
+  Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const bool object = !json.is_discarded() && json.is_object();
+  const Json* format =
+      object && json.contains("format") ? &json["format"] : nullptr;
+  if (format && *format == "rockpoint-export") {
+    return Status::InvalidArgument(
+        path +
+        " is a rockpoint export, not a journal: load it into a store "
+        "with `rockpoint import`");
+  }
+  if (!format || *format != kJournalFormatName || json["kind"] != "header") {
+    return Status::InvalidArgument(path + " is not a rockpoint journal");
+  }
+  LineFields fields(json, "header");
+  (void)fields.Required("format");
+  RP_ASSIGN_OR_RETURN(int64_t version, fields.Int("version"));
+  if (version < 1 || version > kJournalFormatVersion) {
+    return Status::InvalidArgument(
+        path + ": journal format version " + std::to_string(version) +
+        " is not supported by this build (supports " +
+        std::to_string(kJournalFormatVersion) + ")");
+  }
+  return fields.NoOthers();
+}
+
+}  // namespace
+
+Result<ReplayResult> Replay(std::string_view content, const std::string& path,
+                            memory::Threads* threads) {
+  ReplayResult result;
+  const size_t header_end = content.find('\n');
+  if (header_end == std::string_view::npos) {
+    result.torn_tail_bytes = content.size();
+    return result;
+  }
+  RP_RETURN_IF_ERROR(CheckHeader(content.substr(0, header_end), path));
+  result.has_header = true;
+  // Everything up to the last commit line is committed; find it first.
+  size_t committed = header_end + 1;
+  uint64_t committed_lines = 1;
+  uint64_t lines = 1;
+  for (size_t start = committed; start < content.size();) {
+    const size_t end = content.find('\n', start);
+    if (end == std::string_view::npos) break;
+    ++lines;
+    if (content.substr(start, end + 1 - start) == kCommitLine) {
+      committed = end + 1;
+      committed_lines = lines;
+    }
+    start = end + 1;
+  }
+  uint64_t number = 1;
+  for (size_t start = header_end + 1; start < committed;) {
+    const size_t end = content.find('\n', start);
+    ++number;
+    Status status = ApplyLine(content.substr(start, end - start), *threads);
+    if (!status.ok()) {
+      return Status::Corruption(path + ": line " + std::to_string(number) +
+                                ": " + status.message());
+    }
+    start = end + 1;
+  }
+  result.committed_bytes = committed;
+  result.committed_lines = committed_lines;
+  result.torn_tail_bytes = content.size() - committed;
+  return result;
+}
+
+}  // namespace rockpoint::jsonl

@@ -1,0 +1,334 @@
+// JsonlCheckpointer: the memory backend's structures (memory_ops.h) behind
+// one mutex, with every change appended to the journal before the call
+// returns (see jsonl_checkpointer.h; the format is engine/jsonl/FORMAT.md).
+#include "rockpoint/jsonl_checkpointer.h"
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+#include "engine/jsonl/journal_file.h"
+#include "engine/jsonl/journal_lines.h"
+#include "engine/memory_ops.h"
+#include "engine/validation.h"
+
+namespace rockpoint {
+
+using jsonl::JournalFile;
+
+class JsonlCheckpointer::Impl {
+ public:
+  Impl(JsonlOptions options, std::unique_ptr<JournalFile> file,
+       memory::Threads threads, uint64_t lines, uint64_t torn_tail_bytes)
+      : options_(std::move(options)),
+        file_(std::move(file)),
+        threads_(std::move(threads)),
+        lines_(lines),
+        live_lines_(memory_live_lines()),
+        torn_tail_bytes_(torn_tail_bytes) {}
+
+  const JsonlOptions& options() const { return options_; }
+
+  // Runs `read` on the structures if the store is readable.
+  template <typename Read>
+  auto WithThreads(Read read) -> decltype(read(memory::Threads())) {
+    base::MutexLock lock(&mu_);
+    RP_RETURN_IF_ERROR(CheckReadable());
+    return read(threads_);
+  }
+
+  // Applies a change to the structures, then appends its journal `lines`
+  // and a commit line (synced with sync_writes). A change that `apply`
+  // refuses is returned as is, with nothing written. If the append fails
+  // after the change was applied, the store stops: every later call returns
+  // that error until it is reopened from the journal.
+  Status Change(std::string lines,
+                const std::function<Status(memory::Threads&)>& apply,
+                bool recount_live) {
+    base::MutexLock lock(&mu_);
+    RP_RETURN_IF_ERROR(CheckWritable());
+    RP_RETURN_IF_ERROR(apply(threads_));
+    const uint64_t added = std::count(lines.begin(), lines.end(), '\n');
+    lines.append(jsonl::kCommitLine);
+    Status status = file_->Append(lines);
+    if (status.ok() && options_.sync_writes) status = file_->Sync();
+    if (!status.ok()) {
+      stopped_ = Status::IOError(
+          "the journal could not be written, reopen the store: " +
+          status.message());
+      return status;
+    }
+    lines_ += added + 1;
+    live_lines_ = recount_live ? memory_live_lines() : live_lines_ + added;
+    MaybeCompact();
+    return Status::OK();
+  }
+
+  Status Compact() {
+    base::MutexLock lock(&mu_);
+    RP_RETURN_IF_ERROR(CheckWritable());
+    return CompactLocked();
+  }
+
+  Result<JsonlStats> Stats() {
+    base::MutexLock lock(&mu_);
+    RP_RETURN_IF_ERROR(CheckReadable());
+    JsonlStats stats;
+    stats.file_bytes = file_->size();
+    stats.lines = lines_;
+    stats.live_lines = jsonl::SnapshotLines(threads_);
+    stats.torn_tail_bytes = torn_tail_bytes_;
+    stats.compactions = compactions_;
+    return stats;
+  }
+
+  Status Close() {
+    base::MutexLock lock(&mu_);
+    if (!file_) return Status::OK();
+    Status status;
+    if (!options_.read_only && !options_.sync_writes && stopped_.ok()) {
+      status = file_->Sync();
+    }
+    file_.reset();
+    threads_.clear();
+    return status;
+  }
+
+ private:
+  uint64_t memory_live_lines() const NO_THREAD_SAFETY_ANALYSIS {
+    return jsonl::SnapshotLines(threads_);
+  }
+
+  Status CheckReadable() const REQUIRES(mu_) {
+    if (!file_) return StoreClosedError();
+    return stopped_;
+  }
+
+  Status CheckWritable() const REQUIRES(mu_) {
+    RP_RETURN_IF_ERROR(CheckReadable());
+    if (options_.read_only) {
+      return Status::InvalidArgument("store opened read-only: " +
+                                     options_.path);
+    }
+    return Status::OK();
+  }
+
+  // Compacts once dead lines outweigh live ones. A failed compaction leaves
+  // the journal as it was (the call it follows is already durable); the
+  // next call that meets the condition tries again.
+  void MaybeCompact() REQUIRES(mu_) {
+    const uint64_t minimum = options_.auto_compact_min_lines;
+    if (minimum == 0 || lines_ < minimum) return;
+    if (lines_ - std::min(lines_, live_lines_) <= live_lines_) return;
+    (void)CompactLocked();
+  }
+
+  Status CompactLocked() REQUIRES(mu_) {
+    const std::string snapshot = jsonl::Snapshot(threads_);
+    RP_RETURN_IF_ERROR(file_->Replace(snapshot));
+    lines_ = std::count(snapshot.begin(), snapshot.end(), '\n');
+    live_lines_ = lines_;
+    ++compactions_;
+    return Status::OK();
+  }
+
+  const JsonlOptions options_;
+  base::Mutex mu_;
+  std::unique_ptr<JournalFile> file_ GUARDED_BY(mu_);  // null once closed.
+  memory::Threads threads_ GUARDED_BY(mu_);
+  uint64_t lines_ GUARDED_BY(mu_);
+  uint64_t live_lines_ GUARDED_BY(mu_);
+  const uint64_t torn_tail_bytes_;
+  uint64_t compactions_ GUARDED_BY(mu_) = 0;
+  Status stopped_ GUARDED_BY(mu_);  // set when an append failed.
+};
+
+Result<std::unique_ptr<JsonlCheckpointer>> JsonlCheckpointer::Open(
+    const JsonlOptions& options) {
+  if (options.path.empty()) {
+    return Status::InvalidArgument("JsonlOptions.path is empty");
+  }
+  const std::string header = jsonl::HeaderLine();
+  RP_ASSIGN_OR_RETURN(
+      std::unique_ptr<JournalFile> file,
+      JournalFile::Open(options.path,
+                        options.read_only ? JournalFile::Mode::kReadOnly
+                                          : JournalFile::Mode::kReadWrite,
+                        options.create_if_missing, header));
+  RP_ASSIGN_OR_RETURN(std::string content, file->ReadAll());
+  memory::Threads threads;
+  RP_ASSIGN_OR_RETURN(jsonl::ReplayResult replay,
+                      jsonl::Replay(content, options.path, &threads));
+  uint64_t lines = replay.committed_lines;
+  if (!options.read_only && !replay.has_header) {
+    // A creation that stopped before its header was whole: start over.
+    RP_RETURN_IF_ERROR(file->Truncate(0));
+    RP_RETURN_IF_ERROR(file->Append(header));
+    RP_RETURN_IF_ERROR(file->Sync());
+    lines = 1;
+  } else if (!options.read_only && replay.torn_tail_bytes > 0) {
+    RP_RETURN_IF_ERROR(file->Truncate(replay.committed_bytes));
+  }
+  return std::unique_ptr<JsonlCheckpointer>(new JsonlCheckpointer(
+      std::make_unique<Impl>(options, std::move(file), std::move(threads),
+                             lines, replay.torn_tail_bytes)));
+}
+
+JsonlCheckpointer::JsonlCheckpointer(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+JsonlCheckpointer::~JsonlCheckpointer() { (void)impl_->Close(); }
+
+Status JsonlCheckpointer::Close() { return impl_->Close(); }
+
+Status JsonlCheckpointer::Compact() { return impl_->Compact(); }
+
+Result<JsonlStats> JsonlCheckpointer::Stats() { return impl_->Stats(); }
+
+Result<CheckpointConfig> JsonlCheckpointer::Put(
+    const CheckpointConfig& config, const Checkpoint& checkpoint,
+    const Metadata& metadata, const ChannelVersions& new_versions) {
+  RP_RETURN_IF_ERROR(ValidatePut(config, checkpoint, metadata, new_versions,
+                                 impl_->options().limits));
+  memory::PutRecord record =
+      memory::MakePutRecord(config, checkpoint, metadata, new_versions);
+  CheckpointConfig stored{record.where.thread, record.where.ns, checkpoint.id};
+  std::string lines;
+  jsonl::AppendPutLines(record, &lines);
+  RP_RETURN_IF_ERROR(impl_->Change(
+      std::move(lines),
+      [&](memory::Threads& threads) {
+        memory::ApplyPut(threads, std::move(record));
+        return Status::OK();
+      },
+      /*recount_live=*/false));
+  return stored;
+}
+
+Status JsonlCheckpointer::PutWrites(const CheckpointConfig& config,
+                                    const std::vector<ChannelWrite>& writes,
+                                    std::string_view task_id,
+                                    std::string_view task_path) {
+  RP_RETURN_IF_ERROR(ValidatePutWrites(config, writes, task_id, task_path,
+                                       impl_->options().limits));
+  memory::WritesRecord record =
+      memory::MakeWritesRecord(config, writes, task_id, task_path);
+  std::string lines;
+  jsonl::AppendWritesLines(record, &lines);
+  return impl_->Change(
+      std::move(lines),
+      [&](memory::Threads& threads) {
+        memory::ApplyWrites(threads, std::move(record));
+        return Status::OK();
+      },
+      /*recount_live=*/false);
+}
+
+Result<std::optional<CheckpointTuple>> JsonlCheckpointer::GetTuple(
+    const CheckpointConfig& config) {
+  return impl_->WithThreads([&](const memory::Threads& threads)
+                                -> Result<std::optional<CheckpointTuple>> {
+    return memory::GetTupleIn(threads, config);
+  });
+}
+
+Result<std::unique_ptr<TupleCursor>> JsonlCheckpointer::List(
+    const ListOptions& options) {
+  RP_RETURN_IF_ERROR(ValidateListOptions(options));
+  RP_ASSIGN_OR_RETURN(
+      std::vector<CheckpointTuple> tuples,
+      impl_->WithThreads([&](const memory::Threads& threads)
+                             -> Result<std::vector<CheckpointTuple>> {
+        return memory::ListIn(threads, options);
+      }));
+  return memory::MakeSnapshotCursor(std::move(tuples));
+}
+
+Status JsonlCheckpointer::DeleteThread(std::string_view thread_id) {
+  std::string lines;
+  jsonl::AppendDeleteThreadLine(thread_id, &lines);
+  return impl_->Change(
+      std::move(lines),
+      [&](memory::Threads& threads) {
+        memory::DeleteThreadIn(threads, thread_id);
+        return Status::OK();
+      },
+      /*recount_live=*/true);
+}
+
+Status JsonlCheckpointer::DeleteForRuns(
+    const std::vector<std::string>& run_ids) {
+  std::string lines;
+  jsonl::AppendDeleteRunsLine(run_ids, &lines);
+  return impl_->Change(
+      std::move(lines),
+      [&](memory::Threads& threads) {
+        memory::DeleteForRunsIn(threads, run_ids);
+        return Status::OK();
+      },
+      /*recount_live=*/true);
+}
+
+Status JsonlCheckpointer::CopyThread(std::string_view source,
+                                     std::string_view target) {
+  std::string lines;
+  jsonl::AppendCopyThreadLine(source, target, &lines);
+  return impl_->Change(
+      std::move(lines),
+      [&](memory::Threads& threads) {
+        return memory::CopyThreadIn(threads, source, target);
+      },
+      /*recount_live=*/true);
+}
+
+Status JsonlCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, impl_->options().limits));
+  std::string lines;
+  jsonl::AppendHideLine(config, &lines);
+  return impl_->Change(
+      std::move(lines),
+      [&](memory::Threads& threads) {
+        return memory::HideCheckpointIn(threads, config);
+      },
+      /*recount_live=*/false);
+}
+
+Status JsonlCheckpointer::Prune(const std::vector<std::string>& thread_ids,
+                                PruneStrategy strategy, size_t keep_last) {
+  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
+  std::string lines;
+  jsonl::AppendPruneLine(thread_ids, strategy, keep_last, &lines);
+  return impl_->Change(
+      std::move(lines),
+      [&](memory::Threads& threads) {
+        memory::PruneIn(threads, thread_ids, strategy, keep_last);
+        return Status::OK();
+      },
+      /*recount_live=*/true);
+}
+
+Result<DeltaHistory> JsonlCheckpointer::GetDeltaChannelHistory(
+    const CheckpointConfig& config, const std::vector<std::string>& channels) {
+  if (!config.thread_id) {
+    return Status::InvalidArgument("config.thread_id is missing");
+  }
+  return impl_->WithThreads(
+      [&](const memory::Threads& threads) -> Result<DeltaHistory> {
+        return memory::DeltaHistoryIn(threads, config, channels);
+      });
+}
+
+Result<ThreadPage> JsonlCheckpointer::ListThreads(
+    const ListThreadsOptions& options) {
+  if (options.limit == 0) {
+    return Status::InvalidArgument("limit must be >= 1, got 0");
+  }
+  return impl_->WithThreads(
+      [&](const memory::Threads& threads) -> Result<ThreadPage> {
+        return memory::ListThreadsIn(threads, options);
+      });
+}
+
+}  // namespace rockpoint

@@ -1,0 +1,120 @@
+// JsonlCheckpointer: a durable store that is one human-readable file, an
+// append-only journal of JSON lines (engine/jsonl/FORMAT.md), held in memory
+// by the memory backend's structures and rebuilt by replaying the journal
+// when it is opened.
+//
+// One journal per store, not one per thread: a call that touches several
+// threads (delete_for_runs, copy_thread) is one group of lines appended at
+// once, so it is atomic without a cross-file protocol; thread ids are
+// arbitrary bytes (NUL, '/', megabytes long) that need no mapping to file
+// names; and a call costs one fdatasync whatever it touches.
+//
+// Each call appends its lines and a commit line; replay applies a group only
+// once its commit line is read whole, so a torn tail (a crash during an
+// append) is ignored and reported, never a failed open. With sync_writes a
+// call returns after its lines are fdatasync'ed (and the directory fsynced
+// when the file was created). Deletes and prunes append one line each.
+// Compaction rewrites the journal as a snapshot of the live state (write
+// PATH.compact, fsync, rename over PATH, fsync the directory), on demand
+// (Compact) and after a call that leaves more dead lines than live ones.
+//
+// One process at a time: the journal is flock()ed while open (Busy
+// otherwise); a read-only open takes no lock, writes nothing, and sees the
+// journal as it was when opened.
+//
+// Thread-safety: safe to call from many threads; writes are serialized and
+// a read never sees a change that is not yet in the journal.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "rockpoint/checkpointer.h"
+
+namespace rockpoint {
+
+struct JsonlOptions {
+  // The journal file (conventionally NAME.jsonl). Required.
+  std::string path;
+  // Create the journal if it does not exist. Default: true.
+  bool create_if_missing = true;
+  // Open for reading only: no lock, nothing written (no torn tail is cut,
+  // no compaction); every write call returns InvalidArgument "store opened
+  // read-only". Default: false.
+  bool read_only = false;
+  // fdatasync the journal before a call returns. Default: true.
+  bool sync_writes = true;
+  // Compact after a call once dead lines exceed live lines and the journal
+  // holds at least this many lines; 0 never compacts on its own. Default:
+  // 1000.
+  uint64_t auto_compact_min_lines = 1000;
+  // Input limits. Default: CheckpointerLimits{}.
+  CheckpointerLimits limits;
+};
+
+// What the journal holds, and what opening it found.
+struct JsonlStats {
+  uint64_t file_bytes = 0;
+  uint64_t lines = 0;       // every line of the journal, header included.
+  uint64_t live_lines = 0;  // the lines a compaction would write.
+  // A torn tail found at open: bytes after the last commit line, ignored
+  // (and cut off by a read-write open). 0 when the journal ended cleanly.
+  uint64_t torn_tail_bytes = 0;
+  uint64_t compactions = 0;  // by this checkpointer since it was opened.
+};
+
+class JsonlCheckpointer final : public Checkpointer {
+ public:
+  // Opens (or creates) the journal at options.path and replays it.
+  // Busy if another process has it open read-write; Corruption naming the
+  // line for a line before the last commit that does not parse or does not
+  // apply; InvalidArgument for a file that is not a rockpoint journal
+  // (an export file among them: `rockpoint import` reads those).
+  static Result<std::unique_ptr<JsonlCheckpointer>> Open(
+      const JsonlOptions& options);
+  ~JsonlCheckpointer() override;
+
+  using Checkpointer::Prune;
+  using Checkpointer::PutWrites;
+
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions) override;
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id,
+                   std::string_view task_path) override;
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> List(
+      const ListOptions& options) override;
+  Status DeleteThread(std::string_view thread_id) override;
+  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status CopyThread(std::string_view source, std::string_view target) override;
+  Status HideCheckpoint(const CheckpointConfig& config) override;
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last) override;
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+  // Syncs the journal, releases the lock and closes the file.
+  Status Close() override;
+
+  // Rewrites the journal as a snapshot of what it holds (atomically: a
+  // crash leaves the old journal or the new one). InvalidArgument when
+  // opened read-only.
+  Status Compact();
+
+  Result<JsonlStats> Stats();
+
+  class Impl;  // jsonl/*.cpp only.
+
+ private:
+  explicit JsonlCheckpointer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rockpoint
