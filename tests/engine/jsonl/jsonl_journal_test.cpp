@@ -254,14 +254,25 @@ TEST_CASE("jsonl journal: a torn tail is ignored, reported and cut") {
     CheckTornTail(path, fixture, group.substr(0, group.size() - 1));
   }
   SUBCASE("every cut of the group, read-only") {
+    // One message for all cuts: what each wrongly read, first ones first.
+    std::vector<std::string> wrong;
     for (size_t cut = 1; cut < group.size(); ++cut) {
       CAPTURE(cut);
       WriteBytes(path, fixture.base + group.substr(0, cut));
       auto store = MustOpen(Options(path, /*read_only=*/true));
-      CHECK(StatsOf(*store).torn_tail_bytes == cut);
-      CHECK_FALSE(Get(*store, Cfg("t", CpId(4))).has_value());
-      CHECK(MustGet(*store, Cfg("t")).config.checkpoint_id == CpId(3));
+      const uint64_t torn = StatsOf(*store).torn_tail_bytes;
+      const std::string latest =
+          MustGet(*store, Cfg("t")).config.checkpoint_id.value_or("");
+      if (torn != cut || latest != CpId(3)) {
+        wrong.push_back("cut " + std::to_string(cut) + ": torn " +
+                        std::to_string(torn) + ", latest " + latest);
+      }
     }
+    std::string first;
+    for (size_t i = 0; i < wrong.size() && i < 5; ++i) first += wrong[i] + "\n";
+    CHECK_MESSAGE(wrong.empty(), wrong.size() << " of " << group.size() - 1
+                                              << " cuts read wrongly:\n"
+                                              << first);
   }
   SUBCASE("a whole group is no torn tail") {
     WriteBytes(path, fixture.base + group);
