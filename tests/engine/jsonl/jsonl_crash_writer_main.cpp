@@ -32,7 +32,7 @@
 namespace rockpoint::testing {
 namespace {
 
-constexpr int64_t kCompactEvery = 8;
+constexpr int64_t kCompactEvery = 4;
 
 void Emit(const std::string& line) {
   std::string_view data = line;
