@@ -1,18 +1,19 @@
 // Fuzz target: the differential model (tests/engine/differential_model.h)
 // with the choices read from the input: one operation sequence applied to a
-// memory, a RocksDB and a SQLite store, whose results and whole readable
-// state must agree after every operation. Each input byte is one choice (a
-// byte modulo the number of options), so the fuzzer's mutations change the
-// operations, their targets and their arguments directly. A divergence
-// prints the operations so far and aborts.
+// memory, a RocksDB, a SQLite and a JSONL store, whose results and whole
+// readable state must agree after every operation, and again after the
+// JSONL store is reopened from its journal at the end of the input. Each input
+// byte is one choice (a byte modulo the number of options), so the fuzzer's
+// mutations change the operations, their targets and their arguments directly.
+// A divergence prints the operations so far and aborts.
 //
-// Every input starts from empty stores. The memory and SQLite (":memory:")
-// stores are new for each input; opening a RocksDB store costs more than a
-// typical input, so one is opened per process. Each input ends by deleting
-// every thread, after which the RocksDB column families must hold no key (a
-// key left behind fails that input), so no input sees another's data.
-// ROCKPOINT_FUZZ_FRESH_ROCKSDB=1 opens a new RocksDB store for every input
-// instead, to tell whether a failure depends on earlier inputs.
+// Every input starts from empty stores. The memory, SQLite (":memory:") and
+// JSONL (a new journal file) stores are new for each input; opening a RocksDB
+// store costs more than a typical input, so one is opened per process. Each
+// input ends by deleting every thread, after which the RocksDB column families
+// must hold no key (a key left behind fails that input), so no input sees
+// another's data. ROCKPOINT_FUZZ_FRESH_ROCKSDB=1 opens a new RocksDB store for
+// every input instead, to tell whether a failure depends on earlier inputs.
 #include <rocksdb/db.h>
 #include <stdlib.h>
 
@@ -29,6 +30,7 @@
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "fuzz/fuzz_check.h"
 #include "keys/tuple.h"
+#include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/memory_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
@@ -122,11 +124,28 @@ void EmptyRocksDb(RocksDbCheckpointer& store, int compact_every) {
   }
 }
 
-// The three backends under test, empty.
+// The journal of the JSONL store: one path per process, a new file per
+// input.
+const std::string& JournalPath() {
+  static ScratchDir* dir = new ScratchDir();
+  static const std::string path = dir->path() + "/store.jsonl";
+  return path;
+}
+
+std::unique_ptr<JsonlCheckpointer> OpenJournal() {
+  auto opened = JsonlCheckpointer::Open({.path = JournalPath(),
+                                         .sync_writes = false,
+                                         .auto_compact_min_lines = 32});
+  FUZZ_CHECK(opened.ok(), opened.status().ToString());
+  return std::move(opened).value();
+}
+
+// The four backends under test, empty.
 struct Backends {
   MemoryCheckpointer memory;
   RocksDbCheckpointer* rocksdb;
   std::unique_ptr<SqliteCheckpointer> sqlite;
+  std::unique_ptr<JsonlCheckpointer> jsonl;
 
   explicit Backends(RocksDbCheckpointer* rocksdb_store)
       : rocksdb(rocksdb_store) {
@@ -134,11 +153,22 @@ struct Backends {
         SqliteCheckpointer::Open({.path = ":memory:", .sync_writes = false});
     FUZZ_CHECK(opened.ok(), opened.status().ToString());
     sqlite = std::move(opened).value();
+    std::filesystem::remove(JournalPath());
+    jsonl = OpenJournal();
+  }
+  // Closes the JSONL store and opens it again from its journal.
+  void ReopenJsonl() {
+    const Status closed = jsonl->Close();
+    FUZZ_CHECK(closed.ok(), "jsonl close: " + closed.ToString());
+    jsonl.reset();
+    jsonl = OpenJournal();
   }
   // Memory first: it is the reference the others are compared with.
   std::vector<NamedStore> all() {
-    return {
-        {"memory", &memory}, {"rocksdb", rocksdb}, {"sqlite", sqlite.get()}};
+    return {{"memory", &memory},
+            {"rocksdb", rocksdb},
+            {"sqlite", sqlite.get()},
+            {"jsonl", jsonl.get()}};
   }
 };
 
@@ -174,6 +204,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!divergence.has_value(),
                "operations so far:\n" + log + divergence.value_or(""));
   }
+  backends.ReopenJsonl();
+  const Outcome reopened{"jsonl reopened",
+                         std::vector<std::string>(backends.all().size())};
+  const std::optional<std::string> divergence =
+      FindDivergence(reopened, backends.all());
+  FUZZ_CHECK(!divergence.has_value(),
+             "operations:\n" + log +
+                 "after reopening the journal: " + divergence.value_or(""));
   EmptyRocksDb(*rocksdb.store, /*compact_every=*/4);
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/missing_value.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/read_keys.h"
 #include "engine/rocksdb/rocksdb_impl.h"
@@ -67,34 +68,23 @@ Status RocksDbCheckpointer::Impl::CheckMissingValue(
     const std::vector<std::string>& stored_channels,
     const std::optional<std::string>& parent_id, const std::string& channel,
     const ChannelVersion& version, std::string_view blob_key) {
-  const auto missing = [&](std::string_view storer) {
-    return Status::Corruption(
-        "value record missing at " + keys::Describe(blob_key) +
-        ": checkpoint " +
-        keys::Describe(layout::CheckpointKey(thread, ns, checkpoint_id)) +
-        " reads this version of channel, and the put of checkpoint " +
-        keys::Describe(layout::CheckpointKey(thread, ns, storer)) +
-        " stored it");
+  const HeaderReader header_of = [&](const std::string& id)
+      -> Result<std::optional<serde::CheckpointHeader>> {
+    RP_ASSIGN_OR_RETURN(auto record, ReadRecord(read, thread, ns, id));
+    if (!record) return std::optional<serde::CheckpointHeader>();
+    return std::optional<serde::CheckpointHeader>(std::move(record->header));
   };
-  if (std::binary_search(stored_channels.begin(), stored_channels.end(),
-                         channel)) {
-    return missing(checkpoint_id);
-  }
-  std::set<std::string> visited = {std::string(checkpoint_id)};
-  std::optional<std::string> next = parent_id;
-  while (next && visited.insert(*next).second) {
-    RP_ASSIGN_OR_RETURN(auto ancestor, ReadRecord(read, thread, ns, *next));
-    if (!ancestor) break;  // a root's value before it, or a deleted parent.
-    const auto& versions = ancestor->header.channel_versions;
-    const auto named = versions.find(channel);
-    if (named == versions.end() || !(named->second == version)) break;
-    const auto& stored = ancestor->header.stored_channels;
-    if (std::binary_search(stored.begin(), stored.end(), channel)) {
-      return missing(*next);
-    }
-    next = std::move(ancestor->header.parent_id);
-  }
-  return Status::OK();
+  RP_ASSIGN_OR_RETURN(
+      std::optional<std::string> storer,
+      FindLostValueStorer(checkpoint_id, stored_channels, parent_id, channel,
+                          version, header_of));
+  if (!storer) return Status::OK();
+  return Status::Corruption(
+      "value record missing at " + keys::Describe(blob_key) + ": checkpoint " +
+      keys::Describe(layout::CheckpointKey(thread, ns, checkpoint_id)) +
+      " reads this version of channel, and the put of checkpoint " +
+      keys::Describe(layout::CheckpointKey(thread, ns, *storer)) +
+      " stored it");
 }
 
 Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "engine/missing_value.h"
 #include "engine/sqlite/sqlite_impl.h"
 #include "engine/validation.h"
 #include "rockpoint/msgpack_codec.h"
@@ -181,48 +182,39 @@ Status SqliteCheckpointer::Impl::CheckMissingValue(
     const std::vector<std::string>& stored_channels,
     const std::optional<std::string>& parent_id, const std::string& channel,
     const ChannelVersion& version) {
-  const auto missing = [&](std::string_view storer) {
-    return Status::Corruption(
-        "checkpoint_blobs row (thread_id=" + PrintableBytes(thread_id) +
-        ", checkpoint_ns=" + PrintableBytes(checkpoint_ns) +
-        ", channel=" + PrintableBytes(channel) + ") is missing: the " +
-        CheckpointRowName(thread_id, checkpoint_ns, checkpoint_id) +
-        " reads its version, and the put of checkpoint_id=" +
-        PrintableBytes(storer) + " stored it");
-  };
-  if (std::binary_search(stored_channels.begin(), stored_channels.end(),
-                         channel)) {
-    return missing(checkpoint_id);
-  }
-  std::set<std::string> visited = {std::string(checkpoint_id)};
-  std::optional<std::string> next = parent_id;
-  while (next && visited.insert(*next).second) {
+  const HeaderReader header_of = [&](const std::string& id)
+      -> Result<std::optional<serde::CheckpointHeader>> {
     RP_ASSIGN_OR_RETURN(Statement select, db()->Prepare(kSelectAncestor));
     select.BindBytes(1, thread_id);
     select.BindBytes(2, checkpoint_ns);
-    select.BindBytes(3, *next);
+    select.BindBytes(3, id);
     RP_ASSIGN_OR_RETURN(bool found, select.Step());
-    if (!found) break;  // a root's value before it, or a deleted parent.
+    if (!found) return std::optional<serde::CheckpointHeader>();
     Result<serde::CheckpointHeader> header =
         serde::DecodeCheckpointHeader(select.ColumnString(1));
     if (!header.ok()) {
       return Status::Corruption(
-          CheckpointRowName(thread_id, checkpoint_ns, *next) +
+          CheckpointRowName(thread_id, checkpoint_ns, id) +
           ": checkpoint does not decode: " + header.status().message());
     }
-    const auto named = header->channel_versions.find(channel);
-    if (named == header->channel_versions.end() ||
-        !(named->second == version)) {
-      break;
-    }
-    const auto& stored = header->stored_channels;
-    if (std::binary_search(stored.begin(), stored.end(), channel)) {
-      return missing(*next);
-    }
-    if (select.IsNull(0)) break;
-    next = select.ColumnString(0);
-  }
-  return Status::OK();
+    // The parent column, not the record, is authoritative.
+    header->parent_id =
+        select.IsNull(0) ? std::optional<std::string>()
+                         : std::optional<std::string>(select.ColumnString(0));
+    return std::optional<serde::CheckpointHeader>(std::move(header).value());
+  };
+  RP_ASSIGN_OR_RETURN(
+      std::optional<std::string> storer,
+      FindLostValueStorer(checkpoint_id, stored_channels, parent_id, channel,
+                          version, header_of));
+  if (!storer) return Status::OK();
+  return Status::Corruption(
+      "checkpoint_blobs row (thread_id=" + PrintableBytes(thread_id) +
+      ", checkpoint_ns=" + PrintableBytes(checkpoint_ns) +
+      ", channel=" + PrintableBytes(channel) + ") is missing: the " +
+      CheckpointRowName(thread_id, checkpoint_ns, checkpoint_id) +
+      " reads its version, and the put of checkpoint_id=" +
+      PrintableBytes(*storer) + " stored it");
 }
 
 Result<std::vector<PendingWrite>> SqliteCheckpointer::Impl::LoadWrites(

@@ -1,10 +1,12 @@
 // Differential test: one seeded random sequence of operations (the model of
-// engine/differential_model.h) applied to the memory, RocksDB and SQLite
-// backends, with every result and the whole readable state compared after
-// each operation. A divergence prints its seed and the operations so far;
-// rerun one seed with -tc="differential*" and ROCKPOINT_DIFFERENTIAL_SEED.
-// fuzz/differential_fuzz.cpp runs the same model on sequences a fuzzer
-// chooses.
+// engine/differential_model.h) applied to the memory, RocksDB, SQLite and
+// JSONL backends, with every result and the whole readable state compared
+// after each operation. The JSONL store is reopened (its journal replayed)
+// every few operations and compacts itself often, so replays of live
+// journals and of snapshots are compared too. A divergence prints its seed and
+// the operations so far; rerun one seed with -tc="differential*" and
+// ROCKPOINT_DIFFERENTIAL_SEED. fuzz/differential_fuzz.cpp runs the same model
+// on sequences a fuzzer chooses.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -15,6 +17,7 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/differential_model.h"
+#include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/memory_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
@@ -24,12 +27,16 @@ namespace {
 
 using differential::NamedStore;
 
-// The three backends under test, fed the same calls.
+// Reopen the JSONL store after every this many operations.
+constexpr int kReopenJsonlEvery = 5;
+
+// The four backends under test, fed the same calls.
 struct Backends {
   TempDir dir;
   MemoryCheckpointer memory;
   std::unique_ptr<RocksDbCheckpointer> rocksdb;
   std::unique_ptr<SqliteCheckpointer> sqlite;
+  std::unique_ptr<JsonlCheckpointer> jsonl;
 
   Backends() {
     RocksDbOptions rocks;
@@ -38,17 +45,34 @@ struct Backends {
     rocksdb = Unwrap(RocksDbCheckpointer::Open(rocks));
     sqlite = Unwrap(
         SqliteCheckpointer::Open({.path = ":memory:", .sync_writes = false}));
+    ReopenJsonl();
+  }
+  // Compactions the JSONL store made, summed over its openings.
+  uint64_t jsonl_compactions = 0;
+
+  // Closes the JSONL store (if open) and opens it again from its journal.
+  void ReopenJsonl() {
+    if (jsonl) {
+      jsonl_compactions += Unwrap(jsonl->Stats()).compactions;
+      RP_REQUIRE_OK(jsonl->Close());
+    }
+    jsonl.reset();
+    jsonl = Unwrap(JsonlCheckpointer::Open({.path = dir.Sub("store.jsonl"),
+                                            .sync_writes = false,
+                                            .auto_compact_min_lines = 40}));
   }
   // Memory first: it is the reference the others are compared with.
   std::vector<NamedStore> all() {
     return {{"memory", &memory},
             {"rocksdb", rocksdb.get()},
-            {"sqlite", sqlite.get()}};
+            {"sqlite", sqlite.get()},
+            {"jsonl", jsonl.get()}};
   }
 };
 
-// Runs one seeded sequence; REQUIREs agreement after every step.
-void RunSequence(uint64_t seed, int steps) {
+// Runs one seeded sequence; REQUIREs agreement after every step. Returns
+// the number of compactions of the JSONL store.
+uint64_t RunSequence(uint64_t seed, int steps) {
   Backends backends;
   differential::RandomChoices choices(seed);
   differential::Sequence sequence(choices);
@@ -56,21 +80,33 @@ void RunSequence(uint64_t seed, int steps) {
   for (int step = 0; step < steps; ++step) {
     const differential::Outcome outcome = sequence.Step(backends.all());
     log += std::to_string(step) + ": " + outcome.what + "\n";
+    if (step % kReopenJsonlEvery == kReopenJsonlEvery - 1) {
+      backends.ReopenJsonl();
+      log += "(jsonl reopened)\n";
+    }
     const std::optional<std::string> divergence =
         differential::FindDivergence(outcome, backends.all());
     REQUIRE_MESSAGE(!divergence.has_value(),
                     "seed " << seed << ", operations so far:\n"
                             << log << divergence.value_or(""));
   }
+  backends.ReopenJsonl();
+  return backends.jsonl_compactions;
 }
 
 TEST_CASE(
-    "differential: memory, RocksDB and SQLite agree on random sequences") {
+    "differential: memory, RocksDB, SQLite and JSONL agree on random "
+    "sequences") {
   if (const char* one = std::getenv("ROCKPOINT_DIFFERENTIAL_SEED")) {
     RunSequence(std::strtoull(one, nullptr, 10), 60);
     return;
   }
-  for (uint64_t seed = 1; seed <= 60; ++seed) RunSequence(seed, 40);
+  uint64_t compactions = 0;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    compactions += RunSequence(seed, 40);
+  }
+  // The sequences reach the JSONL store's compaction, not only its replay.
+  CHECK(compactions > 0);
 }
 
 }  // namespace

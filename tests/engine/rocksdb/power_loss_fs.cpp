@@ -366,6 +366,14 @@ IOStatus PowerLossFileSystem::Truncate(const std::string& raw_path, size_t size,
   });
 }
 
+bool PowerLossFileSystem::CarrySyncedLength(const std::string& from,
+                                            const std::string& to) {
+  const auto synced = synced_.find(from);
+  if (synced == synced_.end()) return false;
+  synced_[to] = synced->second;
+  return true;
+}
+
 IOStatus PowerLossFileSystem::RenameFile(const std::string& raw_from,
                                          const std::string& raw_to,
                                          const IOOptions& options,
@@ -384,9 +392,7 @@ IOStatus PowerLossFileSystem::RenameFile(const std::string& raw_from,
     const bool from_durable = EntryDurable(from);
     IOStatus s = target()->RenameFile(from, to, options, dbg);
     if (!s.ok()) return s;
-    const auto synced = synced_.find(from);
-    if (synced != synced_.end()) {
-      synced_[to] = synced->second;
+    if (CarrySyncedLength(from, to)) {
       synced_.erase(from);
     } else {
       synced_.erase(to);  // an untracked file is durable whole.
@@ -407,8 +413,7 @@ IOStatus PowerLossFileSystem::LinkFile(const std::string& raw_from,
   return Guarded([&](bool /*live*/) {
     IOStatus s = target()->LinkFile(from, to, options, dbg);
     if (!s.ok()) return s;
-    const auto synced = synced_.find(from);
-    if (synced != synced_.end()) synced_[to] = synced->second;
+    CarrySyncedLength(from, to);
     NoteNewEntry(to, {});
     return s;
   });

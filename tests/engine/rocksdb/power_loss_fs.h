@@ -138,6 +138,10 @@ class PowerLossFileSystem final : public rocksdb::FileSystemWrapper {
   bool EntryDurable(const std::string& path) const;
   // The bytes of `path` that are durable now (its synced prefix).
   std::string DurableContent(const std::string& path) const;
+  // Gives `to` the synced length tracked for `from`; false (and nothing
+  // changed) when `from` is untracked, that is durable whole.
+  // REQUIRES: mu_ held (inside Guarded).
+  bool CarrySyncedLength(const std::string& from, const std::string& to);
   // Records a new entry at `path`; an entry made there before and not yet
   // synced keeps the old durable content it recorded.
   void NoteNewEntry(const std::string& path, NewEntry entry);

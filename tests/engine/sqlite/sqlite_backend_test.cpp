@@ -1,8 +1,8 @@
 // SQLite-specific checks of SqliteCheckpointer, beyond the contract suite:
 // the schema on disk, the query plans of the statements it runs (indexes,
-// never a table scan), schema-version refusal, corrupted rows reported as
-// Corruption naming the row, status translation, several handles and
-// threads on one file, list paging and long delta walks.
+// never a table scan), schema-version refusal, status translation, several
+// handles and threads on one file, list paging and long delta walks.
+// Damaged databases: sqlite_damage_test.cpp.
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -14,56 +14,13 @@
 #include "engine/contract_helpers.h"
 #include "engine/sqlite/sqlite_db.h"
 #include "engine/sqlite/sqlite_queries.h"
+#include "engine/sqlite/sqlite_test_util.h"
 #include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint {
 namespace {
 
 using namespace ::rockpoint::testing;
-
-// A raw connection for inspecting and tampering with a database file.
-class RawDb {
- public:
-  explicit RawDb(const std::string& path) {
-    REQUIRE(sqlite3_open(path.c_str(), &db_) == SQLITE_OK);
-  }
-  ~RawDb() { sqlite3_close_v2(db_); }
-  void Exec(const std::string& sql) {
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);
-    std::string message = error ? error : "";
-    sqlite3_free(error);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, sql << ": " << message);
-  }
-  // Column `column` of every row of `sql`, as text.
-  std::vector<std::string> Column(const std::string& sql, int column = 0) {
-    sqlite3_stmt* stmt = nullptr;
-    REQUIRE_MESSAGE(
-        sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK,
-        sql << ": " << sqlite3_errmsg(db_));
-    std::vector<std::string> out;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-      const auto* text = sqlite3_column_text(stmt, column);
-      out.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
-    }
-    sqlite3_finalize(stmt);
-    return out;
-  }
-  // The detail lines of EXPLAIN QUERY PLAN `sql`.
-  std::vector<std::string> Plan(const std::string& sql) {
-    return Column("EXPLAIN QUERY PLAN " + sql, 3);
-  }
-
- private:
-  sqlite3* db_ = nullptr;
-};
-
-std::unique_ptr<SqliteCheckpointer> OpenStore(const std::string& path) {
-  SqliteOptions options;
-  options.path = path;
-  options.sync_writes = false;
-  return Unwrap(SqliteCheckpointer::Open(options));
-}
 
 bool Contains(const std::vector<std::string>& lines, const std::string& part) {
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
@@ -289,114 +246,6 @@ TEST_CASE("sqlite result codes translate to statuses") {
   CHECK(SqliteStatus(SQLITE_INTERRUPT, "x", nullptr).IsAborted());
   Status busy = SqliteStatus(SQLITE_BUSY, "inserting a blob", nullptr);
   CHECK(busy.message().find("inserting a blob") != std::string::npos);
-}
-
-TEST_CASE("sqlite corrupted rows are Corruption naming the row") {
-  TempDir dir;
-  const std::string path = dir.Sub("db.sqlite");
-  {
-    auto store = OpenStore(path);
-    DoPut(*store, {.thread = "t",
-                   .id = CpId(1),
-                   .values = {{"m", Val("seed")}},
-                   .versions = {{"m", int64_t{1}}}});
-    DoPut(*store, {.thread = "t",
-                   .id = CpId(2),
-                   .parent = CpId(1),
-                   .versions = {{"m", int64_t{2}}},
-                   .new_versions = ChannelVersions{{"m", int64_t{2}}}});
-    DoPut(*store, {.thread = "t", .id = CpId(3), .parent = CpId(2)});
-  }
-  auto where = [](int id) {
-    return " WHERE checkpoint_id = CAST('" + CpId(id) + "' AS BLOB)";
-  };
-
-  SUBCASE("undecodable metadata") {
-    RawDb(path).Exec("UPDATE checkpoints SET metadata = x'c1'" + where(2));
-    auto store = OpenStore(path);
-    Status status = store->GetTuple(Cfg("t", CpId(2))).status();
-    INFO(status.ToString());
-    CHECK(status.IsCorruption());
-    CHECK(status.message().find("checkpoint_id=\"cp0002\"") !=
-          std::string::npos);
-    CHECK(status.message().find("thread_id=\"t\"") != std::string::npos);
-    CHECK(status.message().find("metadata") != std::string::npos);
-    // Other rows still read; list stops at the bad row with the error.
-    CHECK(MustGet(*store, Cfg("t")).config.checkpoint_id == CpId(3));
-    std::unique_ptr<TupleCursor> cursor =
-        Unwrap(store->List(ListOf(Cfg("t", std::nullopt, std::nullopt))));
-    CHECK(Unwrap(cursor->Next()).has_value());
-    CHECK(cursor->Next().status().IsCorruption());
-    CHECK_FALSE(Unwrap(cursor->Next()).has_value());
-    CHECK(store->ListAll(ListOf(std::nullopt)).status().IsCorruption());
-  }
-  SUBCASE("metadata that is not a map") {
-    RawDb(path).Exec("UPDATE checkpoints SET metadata = x'a178'" + where(3));
-    auto store = OpenStore(path);
-    Status status = store->GetTuple(Cfg("t")).status();
-    INFO(status.ToString());
-    CHECK(status.IsCorruption());
-    CHECK(status.message().find("cp0003") != std::string::npos);
-    CHECK(status.message().find("not a map") != std::string::npos);
-  }
-  SUBCASE("undecodable checkpoint record") {
-    RawDb(path).Exec("UPDATE checkpoints SET checkpoint = x'ff00'" + where(2));
-    auto store = OpenStore(path);
-    Status read = store->GetTuple(Cfg("t", CpId(2))).status();
-    INFO(read.ToString());
-    CHECK(read.IsCorruption());
-    CHECK(read.message().find("cp0002") != std::string::npos);
-    Status walk =
-        store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"m"}).status();
-    INFO(walk.ToString());
-    CHECK(walk.IsCorruption());
-    CHECK(walk.message().find("cp0002") != std::string::npos);
-    // A retention call that meets it fails and changes nothing.
-    CHECK(store->Prune({"t"}, PruneStrategy::kKeepLatest).IsCorruption());
-    CHECK(Unwrap(store->ListThreads({}))
-              .threads.at(0)
-              .namespaces.at(0)
-              .checkpoint_count == 3);
-  }
-}
-
-// Issue #19, defect 2 (SQLite): a lost blob row read back as no value.
-TEST_CASE("sqlite regression: a missing value row is Corruption naming it") {
-  TempDir dir;
-  const std::string path = dir.Sub("db.sqlite");
-  auto store = OpenStore(path);
-  DoPut(*store, {.thread = "t",
-                 .id = CpId(1),
-                 .values = {{"a", Val("1")}},
-                 .versions = {{"a", int64_t{1}}}});
-  DoPut(*store, {.thread = "t",
-                 .id = CpId(2),
-                 .parent = CpId(1),
-                 .versions = {{"a", int64_t{1}}},
-                 .new_versions = ChannelVersions{}});
-  DoPut(*store, {.thread = "t",
-                 .id = CpId(3),
-                 .parent = CpId(2),
-                 .versions = {{"a", int64_t{2}}}});
-  DoPut(*store, {.thread = "u",
-                 .id = CpId(1),
-                 .versions = {{"z", int64_t{9}}},
-                 .new_versions = ChannelVersions{}});
-  RawDb(path).Exec(
-      "DELETE FROM checkpoint_blobs WHERE channel = CAST('a' AS BLOB) AND "
-      "version = 1");
-  const auto names = [](const Status& status) {
-    INFO(status.ToString());
-    CHECK(status.IsCorruption());
-    CHECK(status.message().find("checkpoint_blobs row (thread_id=\"t\", "
-                                "checkpoint_ns=\"\", channel=\"a\")") !=
-          std::string::npos);
-  };
-  names(store->GetTuple(Cfg("t", CpId(1))).status());
-  names(store->GetTuple(Cfg("t", CpId(2))).status());
-  names(store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"a"}).status());
-  CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(3))).checkpoint).empty());
-  CHECK(ValuesOf(MustGet(*store, Cfg("u")).checkpoint).empty());
 }
 
 TEST_CASE("sqlite two handles on one file see each other's writes") {

@@ -1,0 +1,62 @@
+// Test helpers for SQLite databases: a raw connection to inspect and damage
+// a database file, and a store opened without per-call syncs.
+//
+// Thread-safety: test code, one thread per object.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/contract_helpers.h"
+#include "rockpoint/sqlite_checkpointer.h"
+
+namespace rockpoint::testing {
+
+// A raw connection for inspecting and tampering with a database file.
+class RawDb {
+ public:
+  explicit RawDb(const std::string& path) {
+    REQUIRE(sqlite3_open(path.c_str(), &db_) == SQLITE_OK);
+  }
+  ~RawDb() { sqlite3_close_v2(db_); }
+  void Exec(const std::string& sql) {
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);
+    std::string message = error ? error : "";
+    sqlite3_free(error);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, sql << ": " << message);
+  }
+  // Column `column` of every row of `sql`, as text.
+  std::vector<std::string> Column(const std::string& sql, int column = 0) {
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE_MESSAGE(
+        sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK,
+        sql << ": " << sqlite3_errmsg(db_));
+    std::vector<std::string> out;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      const auto* text = sqlite3_column_text(stmt, column);
+      out.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
+    }
+    sqlite3_finalize(stmt);
+    return out;
+  }
+  // The detail lines of EXPLAIN QUERY PLAN `sql`.
+  std::vector<std::string> Plan(const std::string& sql) {
+    return Column("EXPLAIN QUERY PLAN " + sql, 3);
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+inline std::unique_ptr<SqliteCheckpointer> OpenStore(const std::string& path) {
+  SqliteOptions options;
+  options.path = path;
+  options.sync_writes = false;
+  return Unwrap(SqliteCheckpointer::Open(options));
+}
+
+}  // namespace rockpoint::testing
