@@ -253,6 +253,9 @@ TEST_CASE("jsonl journal: a torn tail is ignored, reported and cut") {
   SUBCASE("the commit line without its newline") {
     CheckTornTail(path, fixture, group.substr(0, group.size() - 1));
   }
+  SUBCASE("whole lines that are not JSON after the last commit") {
+    CheckTornTail(path, fixture, "garbage\n{\"kind\":\n");
+  }
   SUBCASE("every cut of the group, read-only") {
     // One message for all cuts: what each wrongly read, first ones first.
     std::vector<std::string> wrong;
@@ -337,13 +340,20 @@ TEST_CASE("jsonl journal: one read-write opener at a time") {
   auto reader = MustOpen(Options(path, /*read_only=*/true));
   CHECK(MustGet(*reader, Cfg("t")).config.checkpoint_id == CpId(1));
 
+  // The lock moves with a compaction to the journal that replaces the file.
+  RP_REQUIRE_OK(first->Compact());
+  CHECK(JsonlCheckpointer::Open(Options(path)).status().IsBusy());
+  // A reader sees the journal as it was when it opened.
+  DoPut(*first, {.thread = "t", .id = CpId(2), .parent = CpId(1)});
+  CHECK(MustGet(*reader, Cfg("t")).config.checkpoint_id == CpId(1));
+
   RP_REQUIRE_OK(first->Close());
   auto after_close = MustOpen(Options(path));
-  CHECK(MustGet(*after_close, Cfg("t")).config.checkpoint_id == CpId(1));
+  CHECK(MustGet(*after_close, Cfg("t")).config.checkpoint_id == CpId(2));
   CHECK(JsonlCheckpointer::Open(Options(path)).status().IsBusy());
   after_close.reset();  // destruction without Close releases the lock too.
   auto after_destruction = MustOpen(Options(path));
-  CHECK(MustGet(*after_destruction, Cfg("t")).config.checkpoint_id == CpId(1));
+  CHECK(MustGet(*after_destruction, Cfg("t")).config.checkpoint_id == CpId(2));
 }
 
 const std::vector<std::string> kCompactThreads = {"d", "ref", "gone", "runs"};
@@ -562,6 +572,57 @@ TEST_CASE("jsonl journal: an export file is not a journal") {
   CheckOpenFails(path, export_file, [](const Status& status) {
     CHECK(status.IsInvalidArgument());
   });
+}
+
+TEST_CASE("jsonl journal: a journal of a newer version is refused") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  CheckOpenFails(
+      path,
+      JoinLines(
+          {R"({"kind":"header","format":"rockpoint-journal","version":2})",
+           std::string(kCommitLine)}),
+      [](const Status& status) { CHECK(status.IsInvalidArgument()); });
+}
+
+TEST_CASE("jsonl journal: a store without calls is its header line") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  RP_REQUIRE_OK(MustOpen(Options(path))->Close());
+  CHECK(ReadBytes(path) == std::string(kHeaderLine) + "\n");
+  for (const bool read_only : {true, false}) {
+    CAPTURE(read_only);
+    auto store = MustOpen(Options(path, read_only));
+    const JsonlStats stats = StatsOf(*store);
+    CHECK(stats.torn_tail_bytes == 0);
+    CHECK(stats.lines == 1);
+    CHECK(stats.file_bytes == kHeaderLine.size() + 1);
+  }
+  CHECK(ReadBytes(path) == std::string(kHeaderLine) + "\n");
+}
+
+// A crash while the journal was being created leaves it empty or with part
+// of its header line: it holds nothing, and opens as a new store.
+TEST_CASE("jsonl journal: a creation that did not finish opens empty") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  for (const size_t cut :
+       {size_t{0}, size_t{1}, kHeaderLine.size() / 2, kHeaderLine.size()}) {
+    CAPTURE(cut);
+    WriteBytes(path, kHeaderLine.substr(0, cut));
+    {
+      auto store = MustOpen(Options(path));
+      CHECK(Unwrap(store->ListThreads({})).threads.empty());
+      DoPut(*store, {.thread = "t", .id = CpId(1)});
+      RP_REQUIRE_OK(store->Close());
+    }
+    const std::vector<std::string> lines = SplitLines(ReadBytes(path));
+    REQUIRE_FALSE(lines.empty());
+    CHECK(lines.front() == kHeaderLine);
+    auto store = MustOpen(Options(path, /*read_only=*/true));
+    CHECK(StatsOf(*store).torn_tail_bytes == 0);
+    CHECK(MustGet(*store, Cfg("t")).config.checkpoint_id == CpId(1));
+  }
 }
 
 TEST_CASE("jsonl journal: create_if_missing false does not create") {
