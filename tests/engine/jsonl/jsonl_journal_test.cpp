@@ -625,6 +625,27 @@ TEST_CASE("jsonl journal: a creation that did not finish opens empty") {
   }
 }
 
+// Only a prefix of the header line is an unfinished creation: a file of
+// one line without '\n' that is something else is not a journal, and no open
+// may overwrite it.
+// BUG (backend, reported): Replay treats every file without a '\n' as an
+// unfinished creation, so a read-write open truncates it and writes a
+// header. may_fail keeps the suite green until the backend is fixed; drop it
+// with the fix.
+TEST_CASE("jsonl journal: a one-line file that is not a journal is kept" *
+          doctest::may_fail()) {
+  TempDir dir;
+  const std::string path = dir.Sub("notes.jsonl");
+  for (const std::string& bytes :
+       {std::string(R"({"some":"json"})"), std::string("plain notes"),
+        std::string(kHeaderLine) + "x"}) {
+    CAPTURE(bytes);
+    CheckOpenFails(path, bytes, [](const Status& status) {
+      CHECK(status.IsInvalidArgument());
+    });
+  }
+}
+
 TEST_CASE("jsonl journal: create_if_missing false does not create") {
   TempDir dir;
   const std::string path = dir.Sub("missing.jsonl");
