@@ -125,7 +125,7 @@ void AddWorkloadFlags(CLI::App& app, BenchOptions& options) {
 std::optional<int> ParseFlags(int argc, char** argv, BenchOptions* options) {
   CLI::App app{
       "rockpoint-bench: rockpoint (RocksDB backend) against the SQLite "
-      "backend and raw RocksDB, and the storage-growth study"};
+      "and JSONL backends and raw RocksDB, and the storage-growth study"};
   bool quick = false;
   AddRunFlags(app, *options, quick);
   AddWorkloadFlags(app, *options);

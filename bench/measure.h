@@ -25,6 +25,7 @@ namespace rockpoint::bench {
 // (the RocksDB backend); every other subject is a peer it is compared with.
 inline constexpr const char* kRockpoint = "rockpoint";
 inline constexpr const char* kSqlite = "sqlite";
+inline constexpr const char* kJsonl = "jsonl";
 inline constexpr const char* kRawRocksDb = "raw-rocksdb";
 inline constexpr const char* kNaiveWalk = "naive-walk";
 // Not a store: the record checksums one operation computes (sealing the

@@ -65,18 +65,19 @@ size_t PutOps(const BenchOptions& options, size_t state_bytes, int threads,
 size_t ReadThreads(const BenchOptions& options, size_t state_bytes);
 
 // put (no-sync and sync) over state sizes x channels x writer threads, and
-// put_writes over writer threads; rockpoint, sqlite, raw-rocksdb.
+// put_writes over writer threads; rockpoint, sqlite, jsonl, raw-rocksdb.
 Status RunPutSection(BenchContext& ctx);
 // get_tuple latest and by id over state sizes x channels; rockpoint, sqlite,
-// raw-rocksdb.
+// jsonl, raw-rocksdb.
 Status RunGetSection(BenchContext& ctx);
 // list(limit 10) on a short and a long thread, and the global list;
-// rockpoint, sqlite.
+// rockpoint, sqlite, jsonl.
 Status RunListSection(BenchContext& ctx);
-// get_delta_channel_history on chains of ancestors; rockpoint, sqlite, and
-// the naive walk (get_tuple per ancestor) on rockpoint.
+// get_delta_channel_history on chains of ancestors; rockpoint, sqlite, jsonl,
+// and the naive walk (get_tuple per ancestor) on rockpoint.
 Status RunDeltaSection(BenchContext& ctx);
-// delete_thread, prune (keep_latest 1), copy_thread; rockpoint, sqlite.
+// delete_thread, prune (keep_latest 1), copy_thread; rockpoint, sqlite,
+// jsonl.
 Status RunRetentionSection(BenchContext& ctx);
 // Runtime supersteps per second per durability mode (sync, async, exit),
 // when the runtime is built in; otherwise records why not in ctx.not_done.

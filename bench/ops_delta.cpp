@@ -58,6 +58,7 @@ Status RunDeltaSection(BenchContext& ctx) {
     spec.snapshot_every = 0;  // the seed is the root: `chain` ancestors.
     RP_RETURN_IF_ERROR(WriteConversation(*stores->rockpoint, spec, nullptr));
     RP_RETURN_IF_ERROR(WriteConversation(*stores->sqlite, spec, nullptr));
+    RP_RETURN_IF_ERROR(WriteConversation(*stores->jsonl, spec, nullptr));
   }
   RP_RETURN_IF_ERROR(stores->rockpoint->Compact());
   for (const size_t chain : ctx.options.chains) {
@@ -87,6 +88,7 @@ Status RunDeltaSection(BenchContext& ctx) {
         ctx.Plan(1, ops),
         {{kRockpoint, history_on(rockpoint)},
          {kSqlite, history_on(*stores->sqlite)},
+         {kJsonl, history_on(*stores->jsonl)},
          {kNaiveWalk, naive}}));
   }
   return Status::OK();

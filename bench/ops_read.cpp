@@ -18,7 +18,8 @@ size_t Pick(size_t i, size_t salt, size_t n) {
 }
 
 // Fills `threads` threads of `length` steps (2 pending writes per step) in
-// rockpoint and sqlite, and the same checkpoints in raw RocksDB when open;
+// rockpoint, sqlite and jsonl, and the same checkpoints in raw RocksDB when
+// open;
 // then compacts the RocksDB stores so reads come from table files.
 Status Prefill(Stores& stores, const std::string& prefix, size_t threads,
                size_t length, const std::map<std::string, TypedValue>& values) {
@@ -27,6 +28,7 @@ Status Prefill(Stores& stores, const std::string& prefix, size_t threads,
     RP_RETURN_IF_ERROR(
         FillThread(*stores.rockpoint, thread, length, values, 2));
     RP_RETURN_IF_ERROR(FillThread(*stores.sqlite, thread, length, values, 2));
+    RP_RETURN_IF_ERROR(FillThread(*stores.jsonl, thread, length, values, 2));
     if (stores.raw) {
       for (size_t step = 0; step < length; ++step) {
         const RawRecord record = RawCheckpoint(MakeStep(thread, step, values));
@@ -90,6 +92,7 @@ Status MeasureGets(BenchContext& ctx, Stores* stores, const std::string& g,
       ctx.Compare("get_tuple latest", variant, plan,
                   {{kRockpoint, latest_on(*stores->rockpoint)},
                    {kSqlite, latest_on(*stores->sqlite)},
+                   {kJsonl, latest_on(*stores->jsonl)},
                    {kRawRocksDb, raw_latest},
                    {kRecordChecksum, checksum_read(0, length - 1)}}));
 
@@ -111,6 +114,7 @@ Status MeasureGets(BenchContext& ctx, Stores* stores, const std::string& g,
   return ctx.Compare("get_tuple by id", variant, plan,
                      {{kRockpoint, by_id_on(*stores->rockpoint)},
                       {kSqlite, by_id_on(*stores->sqlite)},
+                      {kJsonl, by_id_on(*stores->jsonl)},
                       {kRawRocksDb, raw_by_id},
                       {kRecordChecksum, checksum_read(0, 0)}});
 }
@@ -187,6 +191,8 @@ Status RunListSection(BenchContext& ctx) {
       FillThread(*stores->rockpoint, "long", long_length, values, 2));
   RP_RETURN_IF_ERROR(
       FillThread(*stores->sqlite, "long", long_length, values, 2));
+  RP_RETURN_IF_ERROR(
+      FillThread(*stores->jsonl, "long", long_length, values, 2));
   RP_RETURN_IF_ERROR(stores->rockpoint->Compact());
 
   const RunPlan plan = ctx.Plan(1, ctx.options.ops);
@@ -209,11 +215,13 @@ Status RunListSection(BenchContext& ctx) {
   RP_RETURN_IF_ERROR(
       ctx.Compare("list", ListVariant(shape, kLimit, short_length), plan,
                   {{kRockpoint, list_thread_on(*stores->rockpoint, false)},
-                   {kSqlite, list_thread_on(*stores->sqlite, false)}}));
+                   {kSqlite, list_thread_on(*stores->sqlite, false)},
+                   {kJsonl, list_thread_on(*stores->jsonl, false)}}));
   RP_RETURN_IF_ERROR(
       ctx.Compare("list", ListVariant(shape, kLimit, long_length), plan,
                   {{kRockpoint, list_thread_on(*stores->rockpoint, true)},
-                   {kSqlite, list_thread_on(*stores->sqlite, true)}}));
+                   {kSqlite, list_thread_on(*stores->sqlite, true)},
+                   {kJsonl, list_thread_on(*stores->jsonl, true)}}));
 
   auto global_on = [&](Checkpointer& store) -> TimedOp {
     return [&store](int, size_t, Lap&) -> Status {
@@ -227,7 +235,8 @@ Status RunListSection(BenchContext& ctx) {
                          std::to_string(threads + 1) + " threads",
                      plan,
                      {{kRockpoint, global_on(*stores->rockpoint)},
-                      {kSqlite, global_on(*stores->sqlite)}});
+                      {kSqlite, global_on(*stores->sqlite)},
+                      {kJsonl, global_on(*stores->jsonl)}});
 }
 
 }  // namespace rockpoint::bench

@@ -48,6 +48,7 @@ Status MeasurePut(BenchContext& ctx, Stores* stores, const std::string& prefix,
       ctx.Plan(threads, PutOps(ctx.options, shape.state_bytes, threads, sync)),
       {{kRockpoint, put_on(*stores->rockpoint)},
        {kSqlite, put_on(*stores->sqlite)},
+       {kJsonl, put_on(*stores->jsonl)},
        {kRawRocksDb, raw_put},
        {kRecordChecksum, checksum_put}});
 }
@@ -83,6 +84,7 @@ Status MeasurePutWrites(BenchContext& ctx, Stores* stores,
       ctx.Plan(threads, sync ? ctx.options.sync_ops : ctx.options.ops),
       {{kRockpoint, put_writes_on(*stores->rockpoint)},
        {kSqlite, put_writes_on(*stores->sqlite)},
+       {kJsonl, put_writes_on(*stores->jsonl)},
        {kRawRocksDb, raw_put}});
 }
 

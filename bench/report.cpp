@@ -101,7 +101,8 @@ std::string RenderMarkdown(const Report& report) {
     md << "\n## Storage growth\n\n"
        << "One conversation of N turns of " << options.message_bytes
        << "-byte messages per row, in a fresh store. live: data files after "
-          "compaction (RocksDB SST + blob files; the SQLite database file); "
+          "compaction (RocksDB SST + blob files; the SQLite database file; "
+          "the JSONL journal after Compact()); "
           "disk: every file of the store. write amp.: bytes written to disk "
           "over the serialized message bytes. load: get_tuple (+ delta "
           "history + replay). snapshots: checkpoints storing the whole "

@@ -7,6 +7,7 @@
 
 #include "bench/conversation.h"
 #include "bench/measure.h"
+#include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
 
@@ -130,6 +131,51 @@ Status MeasureSqlite(const BenchOptions& options, Scratch& scratch,
   return Status::OK();
 }
 
+// The journal after Compact() (a snapshot of the live state) and Close (which
+// syncs it): the journal file (live_bytes) and every file of the directory
+// (disk_bytes); loads from a reopened journal (replayed into memory).
+Status MeasureJsonl(const BenchOptions& options, Scratch& scratch,
+                    const ConversationSpec& spec, GrowthRow* row) {
+  RP_ASSIGN_OR_RETURN(const std::string dir, scratch.NewDirectory(row->mode));
+  JsonlOptions jsonl;
+  jsonl.path = (fs::path(dir) / "store.jsonl").string();
+  jsonl.sync_writes = false;
+  {
+    RP_ASSIGN_OR_RETURN(auto store, JsonlCheckpointer::Open(jsonl));
+    const IoCounters before = ReadIoCounters();  // after the header line.
+    ConversationStats stats;
+    RP_RETURN_IF_ERROR(
+        WriteConversation(*store, spec, &row->user_bytes, &stats));
+    row->snapshots = stats.snapshots;
+    row->replay_writes = stats.replay_writes;
+    RP_RETURN_IF_ERROR(store->Compact());
+    RP_RETURN_IF_ERROR(store->Close());
+    const IoCounters after = ReadIoCounters();
+    row->io_write_bytes = after.write_bytes - before.write_bytes;
+    row->syscall_write_bytes = after.wchar - before.wchar;
+  }
+  std::error_code error;
+  row->live_bytes = fs::file_size(jsonl.path, error);
+  if (error) return Status::IOError("bench: size of " + jsonl.path);
+  row->disk_bytes = DirectoryBytes(dir);
+  {
+    RP_ASSIGN_OR_RETURN(auto store, JsonlCheckpointer::Open(jsonl));
+    RP_RETURN_IF_ERROR(
+        TimeLoads(*store, spec.turns, options.load_repetitions, row));
+  }
+  fs::remove_all(dir, error);
+  return Status::OK();
+}
+
+// Measures `row` on `backend` (kRockpoint, kSqlite or kJsonl).
+Status MeasureMode(std::string_view backend, const BenchOptions& options,
+                   Scratch& scratch, const ConversationSpec& spec,
+                   GrowthRow* row) {
+  if (backend == kSqlite) return MeasureSqlite(options, scratch, spec, row);
+  if (backend == kJsonl) return MeasureJsonl(options, scratch, spec, row);
+  return MeasureRocksDb(options, scratch, spec, row);
+}
+
 }  // namespace
 
 double GrowthRow::write_amplification() const {
@@ -174,13 +220,13 @@ Result<std::vector<GrowthRow>> RunStorageGrowth(const BenchOptions& options,
     Persistence persistence;
     size_t snapshot_every;
     double geometric_ratio;
-    bool sqlite;
+    const char* backend;  // GrowthRow::backend.
   };
   std::vector<Mode> modes = {
-      {"full-rocksdb", Persistence::kFullSnapshots, 0, 0, false}};
+      {"full-rocksdb", Persistence::kFullSnapshots, 0, 0, kRockpoint}};
   for (const size_t k : options.snapshot_every) {
     modes.push_back({"delta-k" + std::to_string(k) + "-rocksdb",
-                     Persistence::kDelta, k, 0, false});
+                     Persistence::kDelta, k, 0, kRockpoint});
   }
   for (const double ratio : options.geometric_ratios) {
     const runtime::SnapshotPolicy policy = runtime::SnapshotPolicy::Geometric(
@@ -190,9 +236,10 @@ Result<std::vector<GrowthRow>> RunStorageGrowth(const BenchOptions& options,
       return Status::InvalidArgument("bench: --geometric-ratios: " + error);
     }
     modes.push_back({GeometricModeName(ratio), Persistence::kDeltaGeometric, 0,
-                     ratio, false});
+                     ratio, kRockpoint});
   }
-  modes.push_back({"full-sqlite", Persistence::kFullSnapshots, 0, 0, true});
+  modes.push_back({"full-sqlite", Persistence::kFullSnapshots, 0, 0, kSqlite});
+  modes.push_back({"full-jsonl", Persistence::kFullSnapshots, 0, 0, kJsonl});
 
   std::vector<GrowthRow> rows;
   for (const Mode& mode : modes) {
@@ -210,14 +257,13 @@ Result<std::vector<GrowthRow>> RunStorageGrowth(const BenchOptions& options,
       }
       GrowthRow row;
       row.mode = mode.name;
-      row.backend = mode.sqlite ? "sqlite" : "rockpoint";
+      row.backend = mode.backend;
       row.snapshot_every = mode.snapshot_every;
       row.geometric_ratio = mode.geometric_ratio;
       row.turns = turns;
       row.message_bytes = options.message_bytes;
-      RP_RETURN_IF_ERROR(mode.sqlite
-                             ? MeasureSqlite(options, scratch, spec, &row)
-                             : MeasureRocksDb(options, scratch, spec, &row));
+      RP_RETURN_IF_ERROR(
+          MeasureMode(mode.backend, options, scratch, spec, &row));
       std::fprintf(stderr,
                    "  storage %-20s N=%-5zu live %10llu B  (%.2fx user)  "
                    "WA %.1f  load %.0f us  snapshots %zu  replay %zu\n",

@@ -5,6 +5,8 @@
 //     store directory (disk_bytes, including WAL, MANIFEST, LOG, OPTIONS);
 //     SQLite: closed (its WAL checkpointed into the file), the database
 //     file (live_bytes) and every file of the directory (disk_bytes);
+//     JSONL: Compact(), then closed, the journal file (live_bytes) and
+//     every file of the directory (disk_bytes);
 //   * write amplification: bytes the process caused to be written to disk
 //     (/proc/self/io write_bytes) while writing the conversation and
 //     compacting / closing, over the user bytes (the serialized messages);
@@ -12,8 +14,8 @@
 //     get_delta_channel_history + replay for delta channels).
 // Modes: full snapshots on rockpoint, the delta channel with each snapshot
 // frequency K on rockpoint, the delta channel with the geometric snapshot
-// policy for each ratio on rockpoint, full snapshots on SQLite. See
-// conversation.h for what each turn writes.
+// policy for each ratio on rockpoint, full snapshots on SQLite and on JSONL.
+// See conversation.h for what each turn writes.
 //
 // Thread-safety: runs on the bench's main thread.
 #pragma once
@@ -30,9 +32,9 @@ namespace rockpoint::bench {
 
 struct GrowthRow {
   // "full-rocksdb", "delta-k10-rocksdb", "delta-geo-rocksdb" (ratio 1;
-  // "delta-geo0.5-rocksdb" for another), "full-sqlite".
+  // "delta-geo0.5-rocksdb" for another), "full-sqlite", "full-jsonl".
   std::string mode;
-  std::string backend;         // "rockpoint" or "sqlite".
+  std::string backend;         // "rockpoint", "sqlite" or "jsonl".
   size_t snapshot_every = 0;   // delta-k modes; 0 otherwise.
   double geometric_ratio = 0;  // delta-geo modes; 0 otherwise.
   size_t snapshots = 0;        // checkpoints storing the whole list.

@@ -46,12 +46,14 @@ Result<std::string> Scratch::NewDirectory(std::string_view name) {
 
 Checkpointer& Stores::Of(std::string_view subject) {
   if (subject == kSqlite) return *sqlite;
+  if (subject == kJsonl) return *jsonl;
   return *rockpoint;
 }
 
 void Stores::Close() {
   rockpoint.reset();
   sqlite.reset();
+  jsonl.reset();
   raw.reset();
   if (!directory.empty()) {
     std::error_code error;
@@ -76,6 +78,11 @@ Result<std::unique_ptr<Stores>> OpenStores(Scratch& scratch,
   sqlite.path = (dir / "sqlite.db").string();
   sqlite.sync_writes = sync_writes;
   RP_ASSIGN_OR_RETURN(stores->sqlite, SqliteCheckpointer::Open(sqlite));
+
+  JsonlOptions jsonl;
+  jsonl.path = (dir / "store.jsonl").string();
+  jsonl.sync_writes = sync_writes;
+  RP_ASSIGN_OR_RETURN(stores->jsonl, JsonlCheckpointer::Open(jsonl));
 
   if (with_raw) {
     RP_ASSIGN_OR_RETURN(stores->raw,

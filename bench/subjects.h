@@ -4,6 +4,9 @@
 //   rockpoint    RocksDbCheckpointer, sync_writes as given.
 //   sqlite       SqliteCheckpointer (WAL), sync_writes true -> synchronous
 //                FULL, false -> NORMAL.
+//   jsonl        JsonlCheckpointer (one JSON-lines journal, held in memory),
+//                sync_writes as given (true: fdatasync per call), default
+//                auto-compaction.
 //   raw-rocksdb  RawRocksDb (default RocksDB options), WriteOptions.sync as
 //                given.
 //
@@ -15,6 +18,7 @@
 #include <string_view>
 
 #include "bench/raw_rocksdb.h"
+#include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
 #include "rockpoint/status.h"
@@ -46,17 +50,18 @@ struct Stores {
   std::string directory;
   std::unique_ptr<RocksDbCheckpointer> rockpoint;
   std::unique_ptr<SqliteCheckpointer> sqlite;
+  std::unique_ptr<JsonlCheckpointer> jsonl;
   std::unique_ptr<RawRocksDb> raw;  // only when asked for.
 
-  // Checkpointer of `subject` (kRockpoint or kSqlite).
+  // Checkpointer of `subject` (kRockpoint, kSqlite or kJsonl).
   Checkpointer& Of(std::string_view subject);
   // Closes every store and removes the directory.
   void Close();
   ~Stores() { Close(); }
 };
 
-// Opens rockpoint and sqlite (and raw RocksDB when with_raw) in a fresh
-// directory named `name`.
+// Opens rockpoint, sqlite and jsonl (and raw RocksDB when with_raw) in a
+// fresh directory named `name`.
 Result<std::unique_ptr<Stores>> OpenStores(Scratch& scratch,
                                            std::string_view name,
                                            bool sync_writes, bool with_raw);

@@ -1,5 +1,5 @@
 // Workload: the data every subject is given, built deterministically so the
-// same bytes go to rockpoint, the SQLite backend and raw RocksDB.
+// same bytes go to rockpoint, the SQLite and JSONL backends and raw RocksDB.
 //
 //   * A StateShape is a state of `state_bytes` bytes split evenly over
 //     `channels` channels ("ch0", "ch1", ...), each value a msgpack string

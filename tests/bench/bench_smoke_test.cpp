@@ -209,16 +209,16 @@ TEST_CASE("the markdown report has a header and every operation's rows") {
     seen.emplace(row[0], row[2]);
   }
   const std::map<std::string, std::vector<std::string>> expected = {
-      {"put", {"rockpoint", "sqlite", "raw-rocksdb"}},
-      {"put_writes", {"rockpoint", "sqlite", "raw-rocksdb"}},
-      {"get_tuple latest", {"rockpoint", "sqlite", "raw-rocksdb"}},
-      {"get_tuple by id", {"rockpoint", "sqlite", "raw-rocksdb"}},
-      {"list", {"rockpoint", "sqlite"}},
-      {"list global", {"rockpoint", "sqlite"}},
-      {"delta history", {"rockpoint", "sqlite", "naive-walk"}},
-      {"delete_thread", {"rockpoint", "sqlite"}},
-      {"prune", {"rockpoint", "sqlite"}},
-      {"copy_thread", {"rockpoint", "sqlite"}}};
+      {"put", {"rockpoint", "sqlite", "jsonl", "raw-rocksdb"}},
+      {"put_writes", {"rockpoint", "sqlite", "jsonl", "raw-rocksdb"}},
+      {"get_tuple latest", {"rockpoint", "sqlite", "jsonl", "raw-rocksdb"}},
+      {"get_tuple by id", {"rockpoint", "sqlite", "jsonl", "raw-rocksdb"}},
+      {"list", {"rockpoint", "sqlite", "jsonl"}},
+      {"list global", {"rockpoint", "sqlite", "jsonl"}},
+      {"delta history", {"rockpoint", "sqlite", "jsonl", "naive-walk"}},
+      {"delete_thread", {"rockpoint", "sqlite", "jsonl"}},
+      {"prune", {"rockpoint", "sqlite", "jsonl"}},
+      {"copy_thread", {"rockpoint", "sqlite", "jsonl"}}};
   for (const auto& [operation, subjects] : expected) {
     for (const std::string& subject : subjects) {
       CAPTURE(operation);
@@ -253,7 +253,7 @@ TEST_CASE("the markdown report has a header and every operation's rows") {
     CHECK(whats.find(what) != std::string::npos);
   }
   const auto growth = MarkdownTable(lines, "## Storage growth");
-  CHECK(growth.size() == 2 + 4 * 2);  // 4 modes x 2 turn counts in --quick.
+  CHECK(growth.size() == 2 + 5 * 2);  // 5 modes x 2 turn counts in --quick.
 }
 
 TEST_CASE("results.csv and results.json hold the same measurements") {
@@ -293,7 +293,7 @@ TEST_CASE("results.csv and results.json hold the same measurements") {
   }
   CHECK(doc["targets"].is_array());
   CHECK(doc["targets"].size() > 0);
-  CHECK(doc["storage_growth"].size() == 8);
+  CHECK(doc["storage_growth"].size() == 10);
 }
 
 TEST_CASE("storage_growth.csv and storage_growth.svg are well-formed") {
@@ -301,7 +301,7 @@ TEST_CASE("storage_growth.csv and storage_growth.svg are well-formed") {
   REQUIRE(run.exit_code == 0);
   const std::vector<std::string> lines =
       Lines(ReadAll(run.out / "storage_growth.csv"));
-  REQUIRE(lines.size() == 1 + 8);
+  REQUIRE(lines.size() == 1 + 10);
   const std::vector<std::string> header = CsvFields(lines[0]);
   CHECK(header == std::vector<std::string>{
                       "mode", "backend", "snapshot_every", "turns",
@@ -318,7 +318,8 @@ TEST_CASE("storage_growth.csv and storage_growth.svg are well-formed") {
     CHECK(std::strtoull(fields[6].c_str(), nullptr, 10) > 0);  // live bytes
   }
   CHECK(modes == std::set<std::string>{"full-rocksdb", "delta-k10-rocksdb",
-                                       "delta-geo-rocksdb", "full-sqlite"});
+                                       "delta-geo-rocksdb", "full-sqlite",
+                                       "full-jsonl"});
 
   const std::string svg = ReadAll(run.out / "storage_growth.svg");
   const rockpoint::bench_test::XmlCheck xml =
@@ -327,7 +328,7 @@ TEST_CASE("storage_growth.csv and storage_growth.svg are well-formed") {
   REQUIRE(xml.ok);
   CHECK(xml.root == "svg");
   // One line per mode plus the dashed raw-message-bytes reference.
-  CHECK(std::count(xml.names.begin(), xml.names.end(), "polyline") == 5);
+  CHECK(std::count(xml.names.begin(), xml.names.end(), "polyline") == 6);
 }
 
 TEST_CASE("the XML check rejects malformed documents") {
