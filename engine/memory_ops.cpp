@@ -119,40 +119,47 @@ WritesRecord MakeWritesRecord(const CheckpointConfig& config,
   return record;
 }
 
-void InsertBlob(Threads& threads, const NamespaceKey& where, BlobKey key,
+bool InsertBlob(Threads& threads, const NamespaceKey& where, BlobKey key,
                 Blob blob) {
-  NamespaceAt(threads, where).blobs.emplace(std::move(key), std::move(blob));
+  return NamespaceAt(threads, where)
+      .blobs.emplace(std::move(key), std::move(blob))
+      .second;
 }
 
-void SetCheckpoint(Threads& threads, const NamespaceKey& where,
+bool SetCheckpoint(Threads& threads, const NamespaceKey& where,
                    StoredCheckpoint cp) {
   std::string id = cp.checkpoint.id;
-  NamespaceAt(threads, where).checkpoints[std::move(id)] = std::move(cp);
+  return NamespaceAt(threads, where)
+      .checkpoints.insert_or_assign(std::move(id), std::move(cp))
+      .second;
 }
 
-void InsertWrite(Threads& threads, const NamespaceKey& where,
+bool InsertWrite(Threads& threads, const NamespaceKey& where,
                  const std::string& checkpoint_id, WriteKey key,
                  StoredWrite write) {
   WriteMap& stored = NamespaceAt(threads, where).writes[checkpoint_id];
   if (std::get<2>(key) < 0) {
-    stored.insert_or_assign(std::move(key), std::move(write));
-  } else {
-    stored.emplace(std::move(key), std::move(write));
+    return stored.insert_or_assign(std::move(key), std::move(write)).second;
   }
+  return stored.emplace(std::move(key), std::move(write)).second;
 }
 
-void ApplyPut(Threads& threads, PutRecord record) {
+uint64_t ApplyPut(Threads& threads, PutRecord record) {
+  uint64_t added = 0;
   for (auto& [key, blob] : record.blobs) {
-    InsertBlob(threads, record.where, std::move(key), std::move(blob));
+    added += InsertBlob(threads, record.where, std::move(key), std::move(blob));
   }
-  SetCheckpoint(threads, record.where, std::move(record.checkpoint));
+  added += SetCheckpoint(threads, record.where, std::move(record.checkpoint));
+  return added;
 }
 
-void ApplyWrites(Threads& threads, WritesRecord record) {
+uint64_t ApplyWrites(Threads& threads, WritesRecord record) {
+  uint64_t added = 0;
   for (auto& [key, write] : record.writes) {
-    InsertWrite(threads, record.where, record.checkpoint_id, std::move(key),
-                std::move(write));
+    added += InsertWrite(threads, record.where, record.checkpoint_id,
+                         std::move(key), std::move(write));
   }
+  return added;
 }
 
 std::optional<CheckpointTuple> GetTupleIn(const Threads& threads,

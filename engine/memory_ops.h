@@ -14,6 +14,7 @@
 // Thread-safety: none; the caller serializes access to `Threads`.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,20 +58,24 @@ WritesRecord MakeWritesRecord(const CheckpointConfig& config,
                               std::string_view task_id,
                               std::string_view task_path);
 
+// Each of these returns whether it added a record (rather than replacing
+// or ignoring one), which the JSONL backend counts as a live line.
+
 // A stored value is never replaced: a blob whose key exists is ignored.
-void InsertBlob(Threads& threads, const NamespaceKey& where, BlobKey key,
+bool InsertBlob(Threads& threads, const NamespaceKey& where, BlobKey key,
                 Blob blob);
 // Stores (or replaces) checkpoint `cp.checkpoint.id`.
-void SetCheckpoint(Threads& threads, const NamespaceKey& where,
+bool SetCheckpoint(Threads& threads, const NamespaceKey& where,
                    StoredCheckpoint cp);
 // A regular write (idx >= 0) whose key exists is ignored; a special one
 // (idx < 0) replaces.
-void InsertWrite(Threads& threads, const NamespaceKey& where,
+bool InsertWrite(Threads& threads, const NamespaceKey& where,
                  const std::string& checkpoint_id, WriteKey key,
                  StoredWrite write);
 
-void ApplyPut(Threads& threads, PutRecord record);
-void ApplyWrites(Threads& threads, WritesRecord record);
+// The number of records added.
+uint64_t ApplyPut(Threads& threads, PutRecord record);
+uint64_t ApplyWrites(Threads& threads, WritesRecord record);
 
 std::optional<CheckpointTuple> GetTupleIn(const Threads& threads,
                                           const CheckpointConfig& config);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "base/mutex.h"
@@ -39,17 +40,21 @@ class JsonlCheckpointer::Impl {
     return read(threads_);
   }
 
+  // What a change did to the live lines: added this many records, or
+  // (nullopt) removed some, so they are counted again.
+  using LiveChange = std::optional<uint64_t>;
+
   // Applies a change to the structures, then appends its journal `lines`
   // and a commit line (synced with sync_writes). A change that `apply`
   // refuses is returned as is, with nothing written. If the append fails
   // after the change was applied, the store stops: every later call returns
   // that error until it is reopened from the journal.
-  Status Change(std::string lines,
-                const std::function<Status(memory::Threads&)>& apply,
-                bool recount_live) {
+  Status Change(
+      std::string lines,
+      const std::function<Result<LiveChange>(memory::Threads&)>& apply) {
     base::MutexLock lock(&mu_);
     RP_RETURN_IF_ERROR(CheckWritable());
-    RP_RETURN_IF_ERROR(apply(threads_));
+    RP_ASSIGN_OR_RETURN(const LiveChange live, apply(threads_));
     const uint64_t added = std::count(lines.begin(), lines.end(), '\n');
     lines.append(jsonl::kCommitLine);
     Status status = file_->Append(lines);
@@ -61,7 +66,7 @@ class JsonlCheckpointer::Impl {
       return status;
     }
     lines_ += added + 1;
-    live_lines_ = recount_live ? memory_live_lines() : live_lines_ + added;
+    live_lines_ = live ? live_lines_ + *live : memory_live_lines();
     MaybeCompact();
     return Status::OK();
   }
@@ -199,11 +204,9 @@ Result<CheckpointConfig> JsonlCheckpointer::Put(
   jsonl::AppendPutLines(record, &lines);
   RP_RETURN_IF_ERROR(impl_->Change(
       std::move(lines),
-      [&](memory::Threads& threads) {
-        memory::ApplyPut(threads, std::move(record));
-        return Status::OK();
-      },
-      /*recount_live=*/false));
+      [&](memory::Threads& threads) -> Result<Impl::LiveChange> {
+        return Impl::LiveChange(memory::ApplyPut(threads, std::move(record)));
+      }));
   return stored;
 }
 
@@ -219,11 +222,10 @@ Status JsonlCheckpointer::PutWrites(const CheckpointConfig& config,
   jsonl::AppendWritesLines(record, &lines);
   return impl_->Change(
       std::move(lines),
-      [&](memory::Threads& threads) {
-        memory::ApplyWrites(threads, std::move(record));
-        return Status::OK();
-      },
-      /*recount_live=*/false);
+      [&](memory::Threads& threads) -> Result<Impl::LiveChange> {
+        return Impl::LiveChange(
+            memory::ApplyWrites(threads, std::move(record)));
+      });
 }
 
 Result<std::optional<CheckpointTuple>> JsonlCheckpointer::GetTuple(
@@ -251,11 +253,10 @@ Status JsonlCheckpointer::DeleteThread(std::string_view thread_id) {
   jsonl::AppendDeleteThreadLine(thread_id, &lines);
   return impl_->Change(
       std::move(lines),
-      [&](memory::Threads& threads) {
+      [&](memory::Threads& threads) -> Result<Impl::LiveChange> {
         memory::DeleteThreadIn(threads, thread_id);
-        return Status::OK();
-      },
-      /*recount_live=*/true);
+        return Impl::LiveChange();
+      });
 }
 
 Status JsonlCheckpointer::DeleteForRuns(
@@ -264,11 +265,10 @@ Status JsonlCheckpointer::DeleteForRuns(
   jsonl::AppendDeleteRunsLine(run_ids, &lines);
   return impl_->Change(
       std::move(lines),
-      [&](memory::Threads& threads) {
+      [&](memory::Threads& threads) -> Result<Impl::LiveChange> {
         memory::DeleteForRunsIn(threads, run_ids);
-        return Status::OK();
-      },
-      /*recount_live=*/true);
+        return Impl::LiveChange();
+      });
 }
 
 Status JsonlCheckpointer::CopyThread(std::string_view source,
@@ -277,10 +277,10 @@ Status JsonlCheckpointer::CopyThread(std::string_view source,
   jsonl::AppendCopyThreadLine(source, target, &lines);
   return impl_->Change(
       std::move(lines),
-      [&](memory::Threads& threads) {
-        return memory::CopyThreadIn(threads, source, target);
-      },
-      /*recount_live=*/true);
+      [&](memory::Threads& threads) -> Result<Impl::LiveChange> {
+        RP_RETURN_IF_ERROR(memory::CopyThreadIn(threads, source, target));
+        return Impl::LiveChange();
+      });
 }
 
 Status JsonlCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
@@ -289,10 +289,11 @@ Status JsonlCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
   jsonl::AppendHideLine(config, &lines);
   return impl_->Change(
       std::move(lines),
-      [&](memory::Threads& threads) {
-        return memory::HideCheckpointIn(threads, config);
-      },
-      /*recount_live=*/false);
+      [&](memory::Threads& threads) -> Result<Impl::LiveChange> {
+        // The hide line itself is dead: the checkpoint line carries it.
+        RP_RETURN_IF_ERROR(memory::HideCheckpointIn(threads, config));
+        return Impl::LiveChange(0);
+      });
 }
 
 Status JsonlCheckpointer::Prune(const std::vector<std::string>& thread_ids,
@@ -302,11 +303,10 @@ Status JsonlCheckpointer::Prune(const std::vector<std::string>& thread_ids,
   jsonl::AppendPruneLine(thread_ids, strategy, keep_last, &lines);
   return impl_->Change(
       std::move(lines),
-      [&](memory::Threads& threads) {
+      [&](memory::Threads& threads) -> Result<Impl::LiveChange> {
         memory::PruneIn(threads, thread_ids, strategy, keep_last);
-        return Status::OK();
-      },
-      /*recount_live=*/true);
+        return Impl::LiveChange();
+      });
 }
 
 Result<DeltaHistory> JsonlCheckpointer::GetDeltaChannelHistory(

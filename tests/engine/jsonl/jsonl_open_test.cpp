@@ -1,70 +1,179 @@
-// What JsonlCheckpointer::Open makes of files that are not whole journals:
-// text that is not a journal is refused and left as it was, read-write or
-// read-only; the start of a header (a creation that stopped) is an empty
-// store that a read-write open rewrites.
+// What opening a JSONL store makes of files that are not clean journals: a
+// broken line before the last commit is Corruption naming the line; an
+// export, a newer version or other text is refused; the start of a header
+// is an unfinished creation; a failed open leaves the file untouched.
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
+#include <vector>
 
-#include "engine/contract_helpers.h"
-#include "rockpoint/jsonl_checkpointer.h"
+#include "engine/jsonl/journal_test_util.h"
 
-namespace rockpoint::testing {
+namespace rockpoint {
 namespace {
 
-std::string FileText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+using namespace ::rockpoint::testing::journal;  // NOLINT: test helpers
+
+// `journal` with its line `number` (1-based) replaced by `line`.
+std::string WithLine(const std::string& journal, size_t number,
+                     const std::string& line) {
+  std::vector<std::string> lines = SplitLines(journal);
+  REQUIRE(number >= 1);
+  REQUIRE(number <= lines.size());
+  lines[number - 1] = line;
+  return JoinLines(lines);
 }
 
-void WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+// Opening `bytes` read-write and read-only fails with `check`, and neither
+// changes the file.
+template <typename Check>
+void CheckOpenFails(const std::string& path, const std::string& bytes,
+                    Check check) {
+  WriteBytes(path, bytes);
+  for (const bool read_only : {false, true}) {
+    CAPTURE(read_only);
+    auto opened = JsonlCheckpointer::Open(Options(path, read_only));
+    REQUIRE_FALSE(opened.ok());
+    CAPTURE(opened.status().ToString());
+    check(opened.status());
+    CHECK(ReadBytes(path) == bytes);
+    CHECK_FALSE(fs::exists(path + ".compact"));
+  }
 }
 
-TEST_CASE(
-    "jsonl open: regression: a file that is not a journal is refused, "
-    "unchanged") {
+void CheckCorruptionAt(const std::string& path, const std::string& bytes,
+                       size_t line) {
+  CheckOpenFails(path, bytes, [line](const Status& status) {
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find("line " + std::to_string(line)) !=
+          std::string::npos);
+  });
+}
+
+TEST_CASE("jsonl journal: a bad line before the last commit is Corruption") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  const TornFixture fixture = MakeTornFixture(path);
+  const std::string journal = fixture.base + fixture.group;
+  const std::vector<std::string> lines = SplitLines(journal);
+  REQUIRE(lines.size() > 10);
+  REQUIRE(lines[1].ends_with('}'));
+
+  SUBCASE("a byte flipped in the first data line") {
+    std::string broken = lines[1];
+    broken.back() = '~';
+    CheckCorruptionAt(path, WithLine(journal, 2, broken), 2);
+  }
+  SUBCASE("a byte flipped in the last group, before its commit line") {
+    const size_t number = lines.size() - 1;  // the last checkpoint line.
+    std::string broken = lines[number - 1];
+    REQUIRE(broken.starts_with("{\""));
+    broken[1] = '\x01';
+    CheckCorruptionAt(path, WithLine(journal, number, broken), number);
+  }
+  SUBCASE("a line that parses but does not apply") {
+    CheckCorruptionAt(path, WithLine(journal, 2, R"({"kind":"bogus"})"), 2);
+  }
+  SUBCASE("a commit line before any header") {
+    CheckOpenFails(path, JoinLines({std::string(kCommitLine)}),
+                   [](const Status& status) { CHECK_FALSE(status.ok()); });
+  }
+}
+
+TEST_CASE("jsonl journal: an export file is not a journal") {
+  TempDir dir;
+  const std::string path = dir.Sub("export.jsonl");
+  // tools/cli/FORMAT_JSONL.md's example.
+  const std::string export_file = JoinLines({
+      R"({"kind":"header","format":"rockpoint-export","version":1})",
+      R"({"kind":"value","thread":"t1","ns":"","channel":"messages","version":1,"type":"msgpack","b64":"kaJoaQ=="})",
+      R"({"kind":"checkpoint","thread":"t1","ns":"","id":"cp-01","parent":null,"v":4,"ts":"2026-01-01T00:00:01Z","channel_versions":[["messages",1]],"versions_seen":[],"metadata":{"source":"input","step":-1}})",
+      R"({"kind":"write","thread":"t1","ns":"","checkpoint":"cp-01","task_path":"","task_id":"task-1","idx":0,"channel":"messages","type":"msgpack","b64":"kaNob3c="})",
+      R"({"kind":"end","checkpoints":1,"values":1,"writes":1})",
+  });
+  CheckOpenFails(path, export_file, [](const Status& status) {
+    CHECK(status.IsInvalidArgument());
+  });
+}
+
+TEST_CASE("jsonl journal: a journal of a newer version is refused") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  CheckOpenFails(
+      path,
+      JoinLines(
+          {R"({"kind":"header","format":"rockpoint-journal","version":2})",
+           std::string(kCommitLine)}),
+      [](const Status& status) { CHECK(status.IsInvalidArgument()); });
+}
+
+TEST_CASE("jsonl journal: a store without calls is its header line") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  RP_REQUIRE_OK(MustOpen(Options(path))->Close());
+  CHECK(ReadBytes(path) == std::string(kHeaderLine) + "\n");
+  for (const bool read_only : {true, false}) {
+    CAPTURE(read_only);
+    auto store = MustOpen(Options(path, read_only));
+    const JsonlStats stats = StatsOf(*store);
+    CHECK(stats.torn_tail_bytes == 0);
+    CHECK(stats.lines == 1);
+    CHECK(stats.file_bytes == kHeaderLine.size() + 1);
+  }
+  CHECK(ReadBytes(path) == std::string(kHeaderLine) + "\n");
+}
+
+// A crash while the journal was being created leaves it empty or with part
+// of its header line: it holds nothing, and opens as a new store.
+TEST_CASE("jsonl journal: a creation that did not finish opens empty") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  for (const size_t cut :
+       {size_t{0}, size_t{1}, kHeaderLine.size() / 2, kHeaderLine.size()}) {
+    CAPTURE(cut);
+    WriteBytes(path, kHeaderLine.substr(0, cut));
+    {
+      auto store = MustOpen(Options(path));
+      CHECK(Unwrap(store->ListThreads({})).threads.empty());
+      DoPut(*store, {.thread = "t", .id = CpId(1)});
+      RP_REQUIRE_OK(store->Close());
+    }
+    const std::vector<std::string> lines = SplitLines(ReadBytes(path));
+    REQUIRE_FALSE(lines.empty());
+    CHECK(lines.front() == kHeaderLine);
+    auto store = MustOpen(Options(path, /*read_only=*/true));
+    CHECK(StatsOf(*store).torn_tail_bytes == 0);
+    CHECK(MustGet(*store, Cfg("t")).config.checkpoint_id == CpId(1));
+  }
+}
+
+// Only a prefix of the header line is an unfinished creation: a file of
+// one line without '\n' that is something else is not a journal, and no open
+// may overwrite it. Regression: a read-write open truncated any file
+// without a '\n' and wrote a header over it.
+TEST_CASE("jsonl journal: a one-line file that is not a journal is kept") {
   TempDir dir;
   const std::string path = dir.Sub("notes.jsonl");
-  for (const std::string& text :
-       {std::string("hello"), std::string("hello\nworld\n"),
-        std::string("{\"kind\":\"header\"}"), std::string("\n")}) {
-    CAPTURE(text);
-    WriteFile(path, text);
-    for (const bool read_only : {false, true}) {
-      auto opened =
-          JsonlCheckpointer::Open({.path = path, .read_only = read_only});
-      REQUIRE(!opened.ok());
-      CHECK(opened.status().IsInvalidArgument());
-      CHECK(opened.status().message().find("not a rockpoint journal") !=
-            std::string::npos);
-      CHECK(FileText(path) == text);
-    }
+  for (const std::string& bytes :
+       {std::string(R"({"some":"json"})"), std::string("plain notes"),
+        std::string(kHeaderLine) + "x"}) {
+    CAPTURE(bytes);
+    CheckOpenFails(path, bytes, [](const Status& status) {
+      CHECK(status.IsInvalidArgument());
+    });
   }
 }
 
-TEST_CASE("jsonl open: the start of a header is an unfinished creation") {
+TEST_CASE("jsonl journal: create_if_missing false does not create") {
   TempDir dir;
-  const std::string path = dir.Sub("new.jsonl");
-  const std::string start = "{\"kind\":\"header\",\"format\":\"rock";
-  WriteFile(path, start);
-  {
-    auto store =
-        Unwrap(JsonlCheckpointer::Open({.path = path, .read_only = true}));
-    CHECK(Unwrap(store->ListThreads({})).threads.empty());
-    CHECK(Unwrap(store->Stats()).torn_tail_bytes == start.size());
-  }
-  CHECK(FileText(path) == start);
-  auto store = Unwrap(JsonlCheckpointer::Open({.path = path}));
-  CHECK(Unwrap(store->Stats()).torn_tail_bytes == start.size());
-  CHECK(FileText(path) ==
-        "{\"kind\":\"header\",\"format\":\"rockpoint-journal\","
-        "\"version\":1}\n");
+  const std::string path = dir.Sub("missing.jsonl");
+  JsonlOptions options = Options(path);
+  options.create_if_missing = false;
+  CHECK_FALSE(JsonlCheckpointer::Open(options).ok());
+  CHECK_FALSE(fs::exists(path));
+  CHECK_FALSE(JsonlCheckpointer::Open(Options(path, /*read_only=*/true)).ok());
+  CHECK_FALSE(fs::exists(path));
 }
 
 }  // namespace
-}  // namespace rockpoint::testing
+}  // namespace rockpoint
