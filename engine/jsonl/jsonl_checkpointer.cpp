@@ -92,8 +92,10 @@ class JsonlCheckpointer::Impl {
   Status Close() {
     base::MutexLock lock(&mu_);
     if (!file_) return Status::OK();
-    Status status;
-    if (!options_.read_only && !options_.sync_writes && stopped_.ok()) {
+    // A stopped store reports why it stopped: what the failed call did is
+    // not in the journal.
+    Status status = stopped_;
+    if (status.ok() && !options_.read_only && !options_.sync_writes) {
       status = file_->Sync();
     }
     file_.reset();

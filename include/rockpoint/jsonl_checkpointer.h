@@ -100,7 +100,8 @@ class JsonlCheckpointer final : public Checkpointer {
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override;
   Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
-  // Syncs the journal, releases the lock and closes the file.
+  // Syncs the journal, releases the lock and closes the file. Returns the
+  // error that stopped the store, if an append failed.
   Status Close() override;
 
   // Rewrites the journal as a snapshot of what it holds (atomically: a
