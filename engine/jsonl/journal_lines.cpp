@@ -90,7 +90,9 @@ std::string HeaderLine() {
 
 void AppendPutLines(const memory::PutRecord& record, std::string* out) {
   for (const auto& [key, blob] : record.blobs) {
-    AppendJson(ValueLineToJson(ValueLineOf(record.where, key, blob)), out);
+    AppendJson(ValueLineToJson(ValueLineOf(record.where, key, blob),
+                               Dialect::kJournal),
+               out);
   }
   AppendJson(
       CheckpointLineToJson(CheckpointLineOf(record.where, record.checkpoint)),
@@ -100,7 +102,8 @@ void AppendPutLines(const memory::PutRecord& record, std::string* out) {
 void AppendWritesLines(const memory::WritesRecord& record, std::string* out) {
   for (const auto& [key, write] : record.writes) {
     AppendJson(WriteLineToJson(
-                   WriteLineOf(record.where, record.checkpoint_id, key, write)),
+                   WriteLineOf(record.where, record.checkpoint_id, key, write),
+                   Dialect::kJournal),
                out);
   }
 }
@@ -150,7 +153,9 @@ std::string Snapshot(const memory::Threads& threads) {
   ForEachNamespace(threads, [&](const memory::NamespaceKey& where,
                                 const memory::Namespace& ns) {
     for (const auto& [key, blob] : ns.blobs) {
-      AppendJson(ValueLineToJson(ValueLineOf(where, key, blob)), &out);
+      AppendJson(
+          ValueLineToJson(ValueLineOf(where, key, blob), Dialect::kJournal),
+          &out);
     }
     for (const auto& [id, cp] : ns.checkpoints) {
       AppendJson(CheckpointLineToJson(CheckpointLineOf(where, cp)), &out);
@@ -158,7 +163,8 @@ std::string Snapshot(const memory::Threads& threads) {
     for (const auto& [checkpoint_id, writes] : ns.writes) {
       for (const auto& [key, write] : writes) {
         AppendJson(
-            WriteLineToJson(WriteLineOf(where, checkpoint_id, key, write)),
+            WriteLineToJson(WriteLineOf(where, checkpoint_id, key, write),
+                            Dialect::kJournal),
             &out);
       }
     }

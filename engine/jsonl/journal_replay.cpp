@@ -46,7 +46,8 @@ Status ApplyCheckpoint(const Json& json, memory::Threads& threads) {
 }
 
 Status ApplyWrite(const Json& json, memory::Threads& threads) {
-  RP_ASSIGN_OR_RETURN(WriteLine line, WriteLineFromJson(json));
+  RP_ASSIGN_OR_RETURN(WriteLine line,
+                      WriteLineFromJson(json, Dialect::kJournal));
   PendingWrite& write = line.write;
   memory::InsertWrite(
       threads, NamespaceKey{line.thread, line.ns}, line.checkpoint_id,

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "engine/jsonl/payload_json.h"
 #include "engine/jsonl/value_json.h"
 
 namespace rockpoint::jsonl {
@@ -117,7 +118,7 @@ Result<std::set<std::string>> ChannelSetFromJson(const Json& json,
 
 }  // namespace
 
-Json ValueLineToJson(const ValueLine& line) {
+Json ValueLineToJson(const ValueLine& line, Dialect dialect) {
   Json json = Json::object();
   json["kind"] = "value";
   json["thread"] = TextToJson(line.thread);
@@ -128,8 +129,7 @@ Json ValueLineToJson(const ValueLine& line) {
     json["empty"] = true;
     return json;
   }
-  json["type"] = TextToJson(line.value.type);
-  json["b64"] = Base64Encode(line.value.bytes);
+  PayloadToJson(line.value, dialect, json);
   return json;
 }
 
@@ -175,7 +175,7 @@ Json CheckpointLineToJson(const CheckpointLine& line) {
   return json;
 }
 
-Json WriteLineToJson(const WriteLine& line) {
+Json WriteLineToJson(const WriteLine& line, Dialect dialect) {
   Json json = Json::object();
   json["kind"] = "write";
   json["thread"] = TextToJson(line.thread);
@@ -185,8 +185,7 @@ Json WriteLineToJson(const WriteLine& line) {
   json["task_id"] = TextToJson(line.write.task_id);
   json["idx"] = line.write.idx;
   json["channel"] = TextToJson(line.write.channel);
-  json["type"] = TextToJson(line.write.value.type);
-  json["b64"] = Base64Encode(line.write.value.bytes);
+  PayloadToJson(line.write.value, dialect, json);
   return json;
 }
 
@@ -206,8 +205,7 @@ Result<ValueLine> ValueLineFromJson(const Json& json, Dialect dialect) {
     RP_RETURN_IF_ERROR(fields.NoOthers());
     return line;
   }
-  RP_ASSIGN_OR_RETURN(line.value.type, fields.Text("type"));
-  RP_ASSIGN_OR_RETURN(line.value.bytes, fields.Base64("b64"));
+  RP_ASSIGN_OR_RETURN(line.value, PayloadFromJson(fields, dialect));
   RP_RETURN_IF_ERROR(fields.NoOthers());
   return line;
 }
@@ -296,7 +294,7 @@ Result<CheckpointLine> CheckpointLineFromJson(const Json& json,
   return line;
 }
 
-Result<WriteLine> WriteLineFromJson(const Json& json) {
+Result<WriteLine> WriteLineFromJson(const Json& json, Dialect dialect) {
   LineFields fields(json, "write");
   WriteLine line;
   RP_ASSIGN_OR_RETURN(line.thread, fields.Text("thread"));
@@ -306,8 +304,7 @@ Result<WriteLine> WriteLineFromJson(const Json& json) {
   RP_ASSIGN_OR_RETURN(line.write.task_id, fields.Text("task_id"));
   RP_ASSIGN_OR_RETURN(line.write.idx, fields.Int("idx"));
   RP_ASSIGN_OR_RETURN(line.write.channel, fields.Text("channel"));
-  RP_ASSIGN_OR_RETURN(line.write.value.type, fields.Text("type"));
-  RP_ASSIGN_OR_RETURN(line.write.value.bytes, fields.Base64("b64"));
+  RP_ASSIGN_OR_RETURN(line.write.value, PayloadFromJson(fields, dialect));
   RP_RETURN_IF_ERROR(fields.NoOthers());
   line.write.checkpoint_id = line.checkpoint_id;
   return line;

@@ -4,7 +4,8 @@
 // adds two members the export never carries: a value line may be the
 // "empty" marker of a version bump, and a checkpoint line names the
 // channels its put stored ("stored"), so a journal replays into exactly
-// the state that wrote it.
+// the state that wrote it; and it writes stored bytes in a readable form
+// where one gives them back exactly (payload_json.h).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -45,15 +46,17 @@ struct WriteLine {
   PendingWrite write;
 };
 
-Json ValueLineToJson(const ValueLine& line);
+// A value's and a write's bytes are base64 in the export, the most
+// readable exact form in the journal (payload_json.h).
+Json ValueLineToJson(const ValueLine& line, Dialect dialect);
 Json CheckpointLineToJson(const CheckpointLine& line);
-Json WriteLineToJson(const WriteLine& line);
+Json WriteLineToJson(const WriteLine& line, Dialect dialect);
 
 // InvalidArgument naming the field on anything outside `dialect`.
 Result<ValueLine> ValueLineFromJson(const Json& json, Dialect dialect);
 Result<CheckpointLine> CheckpointLineFromJson(const Json& json,
                                               Dialect dialect);
-Result<WriteLine> WriteLineFromJson(const Json& json);
+Result<WriteLine> WriteLineFromJson(const Json& json, Dialect dialect);
 
 // InvalidArgument "<field>: <what>".
 Status BadField(std::string_view field, std::string_view what);

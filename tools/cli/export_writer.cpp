@@ -88,7 +88,7 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
       value_line.channel = channel;
       value_line.version = version->second;
       value_line.value = value;
-      EmitLine(ValueLineToJson(value_line), out);
+      EmitLine(ValueLineToJson(value_line, jsonl::Dialect::kExport), out);
       ++counts.values;
     }
     CheckpointLine line{thread,       ns,         tuple->hidden,
@@ -100,7 +100,9 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
     EmitLine(CheckpointLineToJson(line), out);
     ++counts.checkpoints;
     for (PendingWrite& write : tuple->pending_writes) {
-      EmitLine(WriteLineToJson({thread, ns, id, std::move(write)}), out);
+      EmitLine(WriteLineToJson({thread, ns, id, std::move(write)},
+                               jsonl::Dialect::kExport),
+               out);
       ++counts.writes;
     }
     if (!out) return Status::IOError("cannot write the export (disk full?)");

@@ -148,7 +148,8 @@ Status Importer::HandleLine(const Json& json) {
     return AddCheckpoint(std::move(line));
   }
   if (kind == "write") {
-    RP_ASSIGN_OR_RETURN(WriteLine line, WriteLineFromJson(json));
+    RP_ASSIGN_OR_RETURN(WriteLine line,
+                        WriteLineFromJson(json, jsonl::Dialect::kExport));
     return AddWrite(std::move(line));
   }
   if (kind == "end") {

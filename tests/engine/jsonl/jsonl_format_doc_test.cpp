@@ -9,6 +9,7 @@
 
 #include "engine/contract_helpers.h"
 #include "rockpoint/jsonl_checkpointer.h"
+#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::testing {
 namespace {
@@ -45,9 +46,11 @@ TEST_CASE("jsonl format doc: the example is what its calls write") {
   JsonlOptions options;
   options.path = dir.Sub("doc.jsonl");
   auto store = Unwrap(JsonlCheckpointer::Open(options));
-  Checkpoint checkpoint =
-      MakeCheckpoint("cp-01", {{"messages", Val("[\"hi\"]")}},
-                     {{"messages", int64_t{1}}}, "2026-01-01T00:00:01Z");
+  Checkpoint checkpoint = MakeCheckpoint(
+      "cp-01",
+      {{"messages", Val(serde::EncodeMsgpack(Value(Value::Array{Value("hi")})),
+                        std::string(serde::kMsgpackType))}},
+      {{"messages", int64_t{1}}}, "2026-01-01T00:00:01Z");
   checkpoint.v = 4;
   RP_REQUIRE_OK(store
                     ->Put(Cfg("t1"), checkpoint,
