@@ -1,6 +1,6 @@
 // The JSONL export format (tools/cli/FORMAT_JSONL.md): what `export` writes
 // and `import` reads. (A .jsonl store is not an export but a journal,
-// rockpoint/jsonl_checkpointer.h; `import` reads it through that backend.)
+// engine/jsonl/FORMAT.md; `import` reads it through that backend.)
 //
 // ExportStore walks a store through the Checkpointer interface and writes,
 // in a deterministic order (thread bytes, namespace bytes, checkpoint id),
