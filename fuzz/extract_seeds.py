@@ -13,6 +13,8 @@ fuzzes, so the seeds follow the docs when a format changes:
                 backticks, and every code block whose lines all start with
                 hex bytes (an annotated record, one seed per block).
   import        tools/cli/FORMAT_JSONL.md: the Example file.
+  journal       engine/jsonl/FORMAT.md: the example journal, whole and cut
+                after each line (torn tails).
   differential  no doc describes operation sequences: byte strings from a
                 fixed pseudo-random generator, one choice per byte.
 
@@ -91,6 +93,17 @@ def import_seeds(root):
     return ["\n".join(lines).encode() + b"\n" for lines in code_blocks(text)]
 
 
+def journal_seeds(root):
+    text = (root / "engine/jsonl/FORMAT.md").read_text()
+    begin, end = "<!-- journal-example:begin -->", "<!-- journal-example:end -->"
+    if begin not in text or end not in text:
+        return []
+    lines = [line for line in text[text.index(begin):text.index(end)]
+             .splitlines()[1:] if not line.startswith("```")]
+    return ["".join(line + "\n" for line in lines[:count]).encode()
+            for count in range(1, len(lines) + 1)]
+
+
 def differential_seeds(_root):
     generator = random.Random(19)
     return [bytes(generator.randrange(256) for _ in range(size))
@@ -102,6 +115,7 @@ TARGETS = {
     "msgpack": msgpack_seeds,
     "records": record_seeds,
     "import": import_seeds,
+    "journal": journal_seeds,
     "differential": differential_seeds,
 }
 
