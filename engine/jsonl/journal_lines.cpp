@@ -21,12 +21,6 @@ Json Kind(const char* kind) {
   return json;
 }
 
-Json TextsToJson(const std::vector<std::string>& texts) {
-  Json array = Json::array();
-  for (const std::string& text : texts) array.push_back(TextToJson(text));
-  return array;
-}
-
 ValueLine ValueLineOf(const memory::NamespaceKey& where,
                       const memory::BlobKey& key, const memory::Blob& blob) {
   ValueLine line;

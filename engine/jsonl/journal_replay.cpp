@@ -10,17 +10,6 @@ namespace {
 
 using memory::NamespaceKey;
 
-Result<std::vector<std::string>> TextsFromJson(const Json& json,
-                                               const std::string& field) {
-  if (!json.is_array()) return BadField(field, "expected an array");
-  std::vector<std::string> texts;
-  for (const Json& item : json) {
-    RP_ASSIGN_OR_RETURN(std::string text, TextFromJson(item, field));
-    texts.push_back(std::move(text));
-  }
-  return texts;
-}
-
 Status ApplyValue(const Json& json, memory::Threads& threads) {
   RP_ASSIGN_OR_RETURN(ValueLine line,
                       ValueLineFromJson(json, Dialect::kJournal));

@@ -144,4 +144,17 @@ Result<std::string> TextFromJson(const Json& json, std::string_view field) {
                                  " must be a string or {\"b64\": ...}");
 }
 
+Result<std::vector<std::string>> TextsFromJson(const Json& json,
+                                               std::string_view field) {
+  if (!json.is_array()) {
+    return Status::InvalidArgument(std::string(field) + ": expected an array");
+  }
+  std::vector<std::string> texts;
+  for (const Json& item : json) {
+    RP_ASSIGN_OR_RETURN(std::string text, TextFromJson(item, field));
+    texts.push_back(std::move(text));
+  }
+  return texts;
+}
+
 }  // namespace rockpoint::jsonl

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rockpoint/status.h"
 
@@ -36,5 +37,17 @@ Json TextToJson(std::string_view bytes);
 // The bytes of a text field. InvalidArgument naming `field` if `json` is
 // neither a string nor {"b64": <valid base64>}.
 Result<std::string> TextFromJson(const Json& json, std::string_view field);
+
+// A JSON array of the text fields of `texts` (any range of strings).
+template <typename Texts>
+Json TextsToJson(const Texts& texts) {
+  Json array = Json::array();
+  for (const auto& text : texts) array.push_back(TextToJson(text));
+  return array;
+}
+// The bytes of an array of text fields. InvalidArgument naming `field` if
+// `json` is not an array or an item is not a text field.
+Result<std::vector<std::string>> TextsFromJson(const Json& json,
+                                               std::string_view field);
 
 }  // namespace rockpoint::jsonl

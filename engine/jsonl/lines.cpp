@@ -106,9 +106,10 @@ Result<TypedValue> TypedFromJson(const Json& json, const std::string& field) {
 Result<std::set<std::string>> ChannelSetFromJson(const Json& json,
                                                  const std::string& field) {
   if (!json.is_array()) return BadField(field, "expected [channel, ...]");
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> texts,
+                      TextsFromJson(json, field));
   std::set<std::string> channels;
-  for (const Json& item : json) {
-    RP_ASSIGN_OR_RETURN(std::string channel, TextFromJson(item, field));
+  for (std::string& channel : texts) {
     if (!channels.insert(std::move(channel)).second) {
       return BadField(field, "duplicate channel");
     }
@@ -151,11 +152,7 @@ Json CheckpointLineToJson(const CheckpointLine& line) {
   }
   json["versions_seen"] = std::move(seen);
   if (checkpoint.updated_channels) {
-    Json channels = Json::array();
-    for (const std::string& channel : *checkpoint.updated_channels) {
-      channels.push_back(TextToJson(channel));
-    }
-    json["updated_channels"] = std::move(channels);
+    json["updated_channels"] = TextsToJson(*checkpoint.updated_channels);
   }
   if (checkpoint.pending_sends) {
     Json sends = Json::array();
@@ -164,13 +161,7 @@ Json CheckpointLineToJson(const CheckpointLine& line) {
     }
     json["pending_sends"] = std::move(sends);
   }
-  if (line.stored) {
-    Json channels = Json::array();
-    for (const std::string& channel : *line.stored) {
-      channels.push_back(TextToJson(channel));
-    }
-    json["stored"] = std::move(channels);
-  }
+  if (line.stored) json["stored"] = TextsToJson(*line.stored);
   json["metadata"] = ValueToJson(line.metadata);
   return json;
 }
@@ -257,16 +248,9 @@ Result<CheckpointLine> CheckpointLineFromJson(const Json& json,
     }
   }
   if (const Json* updated = fields.Optional("updated_channels")) {
-    if (!updated->is_array()) {
-      return BadField(fields.Path("updated_channels"), "expected an array");
-    }
-    checkpoint.updated_channels.emplace();
-    for (const Json& channel : *updated) {
-      RP_ASSIGN_OR_RETURN(
-          std::string name,
-          TextFromJson(channel, fields.Path("updated_channels")));
-      checkpoint.updated_channels->push_back(std::move(name));
-    }
+    RP_ASSIGN_OR_RETURN(
+        checkpoint.updated_channels,
+        TextsFromJson(*updated, fields.Path("updated_channels")));
   }
   if (const Json* sends = fields.Optional("pending_sends")) {
     if (!sends->is_array()) {

@@ -187,7 +187,8 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
       opened = store->OpenSqlite(exists);
       break;
     case Backend::kJsonl:
-      if (exists) RP_RETURN_IF_ERROR(CheckJournalFile(path));
+      // Detection checked the file already; a forced backend did not.
+      if (exists && forced) RP_RETURN_IF_ERROR(CheckJournalFile(path));
       opened = store->OpenJsonl();
       break;
   }
