@@ -45,11 +45,11 @@ install(FILES
 
 # pkg-config: static libraries list their own dependencies in Libs; shared
 # ones in Libs.private.
-set(ROCKPOINT_PC_LIBS "-lrockpoint_jsonl -lrockpoint_sqlite -lrockpoint_rocksdb -lrockpoint_engine -lrockpoint_serde -lrockpoint_keys")
+set(ROCKPOINT_PC_LIBS "-lrockpoint_postgres -lrockpoint_jsonl -lrockpoint_sqlite -lrockpoint_rocksdb -lrockpoint_engine -lrockpoint_serde -lrockpoint_keys")
 if(ROCKPOINT_BUILD_RUNTIME)
   set(ROCKPOINT_PC_LIBS "-lrockpoint_runtime ${ROCKPOINT_PC_LIBS}")
 endif()
-set(ROCKPOINT_PC_DEPS "-lrocksdb -lsqlite3 -pthread")
+set(ROCKPOINT_PC_DEPS "-lrocksdb -lsqlite3 -lpq -pthread")
 if(BUILD_SHARED_LIBS)
   set(ROCKPOINT_PC_LIBS_PUBLIC "${ROCKPOINT_PC_LIBS}")
   set(ROCKPOINT_PC_LIBS_PRIVATE "${ROCKPOINT_PC_DEPS}")

@@ -1,0 +1,92 @@
+// Private to engine/postgres: rockpoint's data model in LangGraph's columns
+// (engine/postgres/SCHEMA.md states the mapping, tested by
+// tests/engine/postgres/postgres_schema_doc_test.cpp).
+//
+//   checkpoints.checkpoint  LangGraph's checkpoint JSON: v, id, ts,
+//                           channel_versions, versions_seen,
+//                           updated_channels, channel_values. rockpoint
+//                           writes channel_values {} (every value is a
+//                           checkpoint_blobs row); LangGraph inlines
+//                           None/str/int/float/bool there, read back as
+//                           msgpack TypedValues.
+//   checkpoints.metadata    JSON; a part that JSON cannot hold exactly
+//                           (bytes, ext, text with NUL or invalid UTF-8,
+//                           non-finite or exponent-only doubles, -0.0, a map
+//                           that would read as a tag) is the tag object
+//                           {"$rockpoint": "<base64 of its msgpack>"}.
+//   checkpoint_blobs.version  VersionKey: an int version's decimal text; a
+//                           string version as is, unless it reads as a
+//                           decimal integer or starts with '"', then '"' +
+//                           it (so int 1 and string "1" stay distinct).
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rockpoint/status.h"
+#include "rockpoint/types.h"
+
+namespace rockpoint::pg {
+
+// The key of a metadata tag object.
+inline constexpr std::string_view kTagKey = "$rockpoint";
+// The type tag of channel values LangGraph inlined in the checkpoint JSON.
+inline constexpr std::string_view kInlineValueType = "msgpack";
+
+// True when `text` fits a TEXT column and a key: valid UTF-8, no NUL, at
+// most `max_bytes` bytes.
+bool IsStorableText(std::string_view text, size_t max_bytes);
+// InvalidArgument "<field> cannot be stored in PostgreSQL: ..." unless
+// IsStorableText(text, max_bytes).
+Status CheckStorableText(std::string_view field, std::string_view text,
+                         size_t max_bytes);
+
+// checkpoint_blobs.version of `version`.
+std::string VersionKey(const ChannelVersion& version);
+// SQL computing VersionKey of the jsonb version expression `json_expr`
+// (a channel_versions entry), for joins with checkpoint_blobs.
+std::string VersionKeySql(std::string_view json_expr);
+
+// Metadata <-> the metadata column.
+std::string MetadataToJson(const Value& metadata);
+// Corruption naming `where` when `json` is not a JSON object or a tag does
+// not decode.
+Result<Value> MetadataFromJson(std::string_view json, std::string_view where);
+
+// The checkpoint column of `checkpoint` (channel_values {}; pending_sends
+// are not part of it, see PendingSendsToJson).
+std::string CheckpointToJson(const Checkpoint& checkpoint);
+
+// What a checkpoint column holds.
+struct StoredCheckpoint {
+  Checkpoint checkpoint;  // channel_values and pending_sends left empty.
+  // Values LangGraph inlined, as msgpack TypedValues.
+  std::map<std::string, TypedValue> inline_values;
+};
+// Corruption naming `where` when `json` is not a checkpoint object.
+Result<StoredCheckpoint> CheckpointFromJson(std::string_view json,
+                                            std::string_view where);
+
+// rockpoint_checkpoints.stored_channels and .pending_sends (JSON arrays).
+std::string ChannelsToJson(const std::vector<std::string>& channels);
+Result<std::vector<std::string>> ChannelsFromJson(std::string_view json,
+                                                  std::string_view where);
+std::string PendingSendsToJson(const std::vector<TypedValue>& sends);
+Result<std::vector<TypedValue>> PendingSendsFromJson(std::string_view json,
+                                                     std::string_view where);
+
+// Every identifier of a put checked with CheckStorableText.
+Status CheckPutTexts(const CheckpointConfig& config,
+                     const Checkpoint& checkpoint,
+                     const ChannelVersions& new_versions, size_t max_bytes);
+
+// "(thread_id=..., checkpoint_ns=..., checkpoint_id=...)" for messages.
+std::string KeyName(std::string_view thread_id, std::string_view checkpoint_ns,
+                    std::string_view checkpoint_id);
+
+}  // namespace rockpoint::pg

@@ -1,0 +1,222 @@
+// list as keyset pages newest first (one round trip per page: the page's
+// checkpoints, values and writes in one pipeline), and list_threads.
+#include <deque>
+#include <string>
+#include <utility>
+
+#include "engine/postgres/postgres_impl.h"
+#include "engine/validation.h"
+
+namespace rockpoint {
+namespace {
+
+// Rows per page when no limit is smaller.
+constexpr size_t kPageRows = 100;
+
+constexpr const char* kOrderC =
+    "c.checkpoint_id COLLATE \"C\" DESC, c.thread_id COLLATE \"C\" DESC, "
+    "c.checkpoint_ns COLLATE \"C\" DESC";
+constexpr const char* kOrderCp =
+    "cp.checkpoint_id COLLATE \"C\" DESC, cp.thread_id COLLATE \"C\" DESC, "
+    "cp.checkpoint_ns COLLATE \"C\" DESC";
+
+// Whether `options` can match anything stored: ids that no TEXT column can
+// hold match nothing.
+bool CanMatch(const ListOptions& options, size_t max_bytes) {
+  if (!options.config) return true;
+  const CheckpointConfig& config = *options.config;
+  return (!config.thread_id || pg::IsStorableText(*config.thread_id,
+                                                  max_bytes)) &&
+         (!config.checkpoint_ns ||
+          pg::IsStorableText(*config.checkpoint_ns, max_bytes)) &&
+         (!config.checkpoint_id ||
+          pg::IsStorableText(*config.checkpoint_id, max_bytes));
+}
+
+class PgListCursor final : public TupleCursor {
+ public:
+  PgListCursor(PostgresCheckpointer::Impl* impl, ListOptions options)
+      : impl_(impl), options_(std::move(options)) {
+    impl_->CursorOpened();
+    const std::string filter = pg::MetadataToJson(options_.filter);
+    // A filter that is one tag object has no containment form; the engine
+    // filters alone then.
+    if (!options_.filter.as_map().empty() &&
+        !filter.starts_with("{\"" + std::string(pg::kTagKey) + "\"")) {
+      filter_json_ = filter;
+    }
+    done_ = !CanMatch(options_, impl_->limits().max_id_bytes) ||
+            (options_.limit && *options_.limit == 0);
+  }
+  ~PgListCursor() override { impl_->CursorClosed(); }
+
+  Result<std::optional<CheckpointTuple>> Next() override {
+    while (buffer_.empty() && !done_) {
+      Status fetched = FetchPage();
+      if (!fetched.ok()) {
+        done_ = true;
+        return fetched;
+      }
+    }
+    if (buffer_.empty()) return std::optional<CheckpointTuple>();
+    CheckpointTuple tuple = std::move(buffer_.front());
+    buffer_.pop_front();
+    ++returned_;
+    if (options_.limit && returned_ >= *options_.limit) {
+      done_ = true;
+      buffer_.clear();
+    }
+    return std::optional<CheckpointTuple>(std::move(tuple));
+  }
+
+ private:
+  Status FetchPage() {
+    size_t rows = kPageRows;
+    if (options_.limit) rows = std::min(rows, *options_.limit - returned_);
+    std::string where = "true";
+    std::string name = "rp_list_";
+    pg::Params params;
+    auto add = [&](std::string_view condition, pg::Param param, char bit) {
+      params.push_back(std::move(param));
+      std::string text(condition);
+      text.replace(text.find('#'), 1, "$" + std::to_string(params.size()));
+      where += " AND " + text;
+      name += bit;
+    };
+    if (options_.config) {
+      const CheckpointConfig& config = *options_.config;
+      if (config.thread_id) {
+        add("c.thread_id = #", pg::Text(*config.thread_id), 't');
+      }
+      if (config.checkpoint_ns) {
+        add("c.checkpoint_ns = #", pg::Text(*config.checkpoint_ns), 'n');
+      }
+      if (config.checkpoint_id) {
+        add("c.checkpoint_id = #", pg::Text(*config.checkpoint_id), 'i');
+      }
+    }
+    if (options_.before && options_.before->checkpoint_id) {
+      add("c.checkpoint_id COLLATE \"C\" < #",
+          pg::Text(*options_.before->checkpoint_id), 'b');
+    }
+    if (filter_json_) {
+      add("(c.metadata @> #::jsonb OR c.metadata ? '" +
+              std::string(pg::kTagKey) + "')",
+          pg::Text(*filter_json_), 'f');
+    }
+    if (!options_.include_hidden) {
+      where += " AND r.hidden IS NOT TRUE";
+      name += 'v';
+    }
+    if (resume_) {
+      params.push_back(pg::Text(resume_->checkpoint_id.value_or("")));
+      params.push_back(pg::Text(resume_->thread_id.value_or("")));
+      params.push_back(pg::Text(resume_->checkpoint_ns.value_or("")));
+      const size_t n = params.size();
+      where += " AND (c.checkpoint_id COLLATE \"C\", c.thread_id COLLATE "
+               "\"C\", c.checkpoint_ns COLLATE \"C\") < ($" +
+               std::to_string(n - 2) + ", $" + std::to_string(n - 1) + ", $" +
+               std::to_string(n) + ")";
+      name += 'r';
+    }
+    params.push_back(pg::Int(static_cast<int64_t>(rows)));
+    const std::string cte = std::string("SELECT ") + kCteColumns + " FROM " +
+                            kCheckpointFrom + " WHERE " + where +
+                            " ORDER BY " + kOrderC + " LIMIT $" +
+                            std::to_string(params.size());
+    RP_ASSIGN_OR_RETURN(std::vector<CheckpointTuple> page,
+                        impl_->ReadTuples(name, cte, kOrderCp, params));
+    if (page.size() < rows) done_ = true;
+    if (!page.empty()) resume_ = page.back().config;
+    for (CheckpointTuple& tuple : page) {
+      if (!MetadataMatches(tuple.metadata, options_.filter)) continue;
+      buffer_.push_back(std::move(tuple));
+    }
+    return Status::OK();
+  }
+
+  PostgresCheckpointer::Impl* const impl_;
+  const ListOptions options_;
+  std::optional<std::string> filter_json_;
+  std::deque<CheckpointTuple> buffer_;
+  std::optional<CheckpointConfig> resume_;
+  size_t returned_ = 0;
+  bool done_ = false;
+};
+
+// One page of threads (limit + 1 to learn whether more follow), each with
+// its namespaces' visible counts, latest ids and timestamps.
+constexpr const char* kListThreads = R"sql(
+WITH v AS (
+  SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id,
+         c.checkpoint ->> 'ts' AS ts
+    FROM {from}
+   WHERE r.hidden IS NOT TRUE
+     AND ($1::text IS NULL OR c.thread_id COLLATE "C" > $1::text)
+), page AS (
+  SELECT DISTINCT thread_id COLLATE "C" AS thread_id FROM v
+   ORDER BY 1 LIMIT $2
+)
+SELECT v.thread_id, v.checkpoint_ns, count(*)::int8,
+       (array_agg(v.checkpoint_id ORDER BY v.checkpoint_id COLLATE "C" DESC))[1],
+       (array_agg(v.ts ORDER BY v.checkpoint_id COLLATE "C" DESC))[1]
+  FROM v JOIN page ON page.thread_id = v.thread_id COLLATE "C"
+ GROUP BY v.thread_id, v.checkpoint_ns
+ ORDER BY v.thread_id COLLATE "C", v.checkpoint_ns COLLATE "C")sql";
+
+}  // namespace
+
+std::unique_ptr<TupleCursor> MakePostgresListCursor(
+    PostgresCheckpointer::Impl* impl, ListOptions options) {
+  return std::make_unique<PgListCursor>(impl, std::move(options));
+}
+
+Result<std::unique_ptr<TupleCursor>> PostgresCheckpointer::Impl::List(
+    const ListOptions& options) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  RP_RETURN_IF_ERROR(ValidateListOptions(options));
+  if (options.before && options.before->checkpoint_id) {
+    RP_RETURN_IF_ERROR(pg::CheckStorableText("before.checkpoint_id",
+                                             *options.before->checkpoint_id,
+                                             std::string::npos));
+  }
+  return MakePostgresListCursor(this, options);
+}
+
+Result<ThreadPage> PostgresCheckpointer::Impl::ListThreads(
+    const ListThreadsOptions& options) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  if (options.after) {
+    RP_RETURN_IF_ERROR(pg::CheckStorableText("after", *options.after,
+                                             std::string::npos));
+  }
+  ThreadPage page;
+  if (options.limit == 0) return page;
+  std::string from = kCheckpointFrom;
+  std::string sql = kListThreads;
+  sql.replace(sql.find("{from}"), 6, from);
+  RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
+  RP_ASSIGN_OR_RETURN(
+      pg::Rows rows,
+      lease->RunOne(pg::Query{
+          &Stmt("rp_list_threads", sql),
+          "",
+          {pg::OptionalText(options.after),
+           pg::Int(static_cast<int64_t>(options.limit) + 1)}}));
+  for (int i = 0; i < rows.size(); ++i) {
+    std::string thread_id = rows.GetString(i, 0);
+    if (page.threads.empty() || page.threads.back().thread_id != thread_id) {
+      if (page.threads.size() == options.limit) {
+        page.next_after = page.threads.back().thread_id;
+        break;
+      }
+      page.threads.push_back(ThreadInfo{std::move(thread_id), {}});
+    }
+    page.threads.back().namespaces.push_back(NamespaceInfo{
+        rows.GetString(i, 1), static_cast<uint64_t>(rows.GetInt(i, 2)),
+        rows.GetString(i, 3), rows.GetString(i, 4)});
+  }
+  return page;
+}
+
+}  // namespace rockpoint

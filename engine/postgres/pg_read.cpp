@@ -1,0 +1,278 @@
+// get_tuple, and turning checkpoint rows with their value and write rows
+// into tuples: one pipeline of BEGIN (REPEATABLE READ READ ONLY), the three
+// TupleQueries and COMMIT, so one round trip.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "engine/missing_value.h"
+#include "engine/postgres/postgres_impl.h"
+#include "engine/validation.h"
+#include "rockpoint/msgpack_codec.h"
+
+namespace rockpoint {
+namespace {
+
+constexpr const char* kBeginRead =
+    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+
+// One checkpoint row of (thread, ns), hidden ones too.
+constexpr const char* kSelectOne =
+    "WITH cp AS (SELECT {cte} FROM {from} WHERE c.thread_id = $1 AND "
+    "c.checkpoint_ns = $2 AND c.checkpoint_id = $3) SELECT {columns} FROM cp";
+
+constexpr const char* kLatestOrder = "cp.checkpoint_id COLLATE \"C\" DESC";
+
+// An inline JSON null (a None value) seeds nothing, as in LangGraph.
+constexpr std::string_view kMsgpackNil = "\xc0";
+
+using Key = std::tuple<std::string, std::string, std::string>;
+
+std::string Replace(std::string text, std::string_view from,
+                    std::string_view to) {
+  for (size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+std::string Expand(std::string text) {
+  text = Replace(std::move(text), "{cte}", kCteColumns);
+  text = Replace(std::move(text), "{from}", kCheckpointFrom);
+  return Replace(std::move(text), "{columns}", kCheckpointColumns);
+}
+
+std::string RowName(const PgCheckpointRow& row) {
+  return "checkpoints row " +
+         pg::KeyName(row.thread_id, row.checkpoint_ns, row.checkpoint_id);
+}
+
+bool WriteOrder(const PendingWrite& a, const PendingWrite& b) {
+  return std::tie(a.task_path, a.task_id, a.idx) <
+         std::tie(b.task_path, b.task_id, b.idx);
+}
+
+}  // namespace
+
+std::vector<std::string> TupleQueries(std::string_view cte,
+                                      std::string_view order_by) {
+  const std::string with = "WITH cp AS (" + std::string(cte) + ") ";
+  return {
+      with + "SELECT " + kCheckpointColumns + " FROM cp ORDER BY " +
+          std::string(order_by),
+      with +
+          "SELECT cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, v.key, "
+          "b.type, b.blob FROM cp CROSS JOIN LATERAL "
+          "jsonb_each(cp.checkpoint -> 'channel_versions') AS v "
+          "JOIN checkpoint_blobs b ON b.thread_id = cp.thread_id "
+          "AND b.checkpoint_ns = cp.checkpoint_ns AND b.channel = v.key "
+          "AND b.version = " +
+          pg::VersionKeySql("v.value"),
+      with +
+          "SELECT cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, "
+          "w.task_id, w.channel, w.type, w.blob, w.task_path, w.idx "
+          "FROM cp JOIN checkpoint_writes w ON w.thread_id = cp.thread_id "
+          "AND w.checkpoint_ns = cp.checkpoint_ns "
+          "AND w.checkpoint_id = cp.checkpoint_id",
+  };
+}
+
+PgCheckpointRow ReadCheckpointRow(const pg::Rows& rows, int row) {
+  PgCheckpointRow out;
+  out.thread_id = rows.GetString(row, 0);
+  out.checkpoint_ns = rows.GetString(row, 1);
+  out.checkpoint_id = rows.GetString(row, 2);
+  out.parent_id = rows.GetOptional(row, 3);
+  out.checkpoint_json = rows.GetString(row, 4);
+  out.metadata_json = rows.GetString(row, 5);
+  out.stored_channels_json = rows.GetOptional(row, 6);
+  out.pending_sends_json = rows.GetOptional(row, 7);
+  out.hidden = rows.GetBool(row, 8);
+  return out;
+}
+
+Result<PgHeader> DecodeHeader(const PgCheckpointRow& row) {
+  RP_ASSIGN_OR_RETURN(pg::StoredCheckpoint stored,
+                      pg::CheckpointFromJson(row.checkpoint_json,
+                                             RowName(row) + " checkpoint"));
+  PgHeader out;
+  out.header.parent_id = row.parent_id;
+  out.header.hidden = row.hidden;
+  out.header.channel_versions = std::move(stored.checkpoint.channel_versions);
+  if (row.stored_channels_json) {
+    RP_ASSIGN_OR_RETURN(
+        out.header.stored_channels,
+        pg::ChannelsFromJson(*row.stored_channels_json,
+                             RowName(row) + " stored_channels"));
+  } else {
+    for (const auto& [channel, version] : out.header.channel_versions) {
+      out.header.stored_channels.push_back(channel);
+    }
+  }
+  for (const auto& [channel, value] : stored.inline_values) {
+    if (value.bytes != kMsgpackNil) out.inline_channels.insert(channel);
+  }
+  return out;
+}
+
+Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
+    pg::Connection& connection, const pg::Rows& checkpoints,
+    const pg::Rows& values, const pg::Rows& writes) {
+  std::vector<CheckpointTuple> tuples;
+  std::vector<PgCheckpointRow> rows;
+  std::map<Key, size_t> index;
+  for (int i = 0; i < checkpoints.size(); ++i) {
+    PgCheckpointRow row = ReadCheckpointRow(checkpoints, i);
+    index[{row.thread_id, row.checkpoint_ns, row.checkpoint_id}] =
+        tuples.size();
+    RP_ASSIGN_OR_RETURN(pg::StoredCheckpoint stored,
+                        pg::CheckpointFromJson(row.checkpoint_json,
+                                               RowName(row) + " checkpoint"));
+    CheckpointTuple tuple;
+    tuple.config = {row.thread_id, row.checkpoint_ns, row.checkpoint_id};
+    if (row.parent_id) {
+      tuple.parent_config = {row.thread_id, row.checkpoint_ns, *row.parent_id};
+    }
+    RP_ASSIGN_OR_RETURN(tuple.metadata,
+                        pg::MetadataFromJson(row.metadata_json,
+                                             RowName(row) + " metadata"));
+    tuple.hidden = row.hidden;
+    tuple.checkpoint = std::move(stored.checkpoint);
+    tuple.checkpoint.id = row.checkpoint_id;
+    // Inline values first; a value row under the channel's version wins.
+    tuple.checkpoint.channel_values = std::move(stored.inline_values);
+    if (row.pending_sends_json) {
+      RP_ASSIGN_OR_RETURN(tuple.checkpoint.pending_sends,
+                          pg::PendingSendsFromJson(
+                              *row.pending_sends_json,
+                              RowName(row) + " pending_sends"));
+    }
+    tuples.push_back(std::move(tuple));
+    rows.push_back(std::move(row));
+  }
+  std::vector<std::set<std::string>> present(tuples.size());
+  for (int i = 0; i < values.size(); ++i) {
+    auto found = index.find(
+        {values.GetString(i, 0), values.GetString(i, 1), values.GetString(i, 2)});
+    if (found == index.end()) continue;
+    std::string channel = values.GetString(i, 3);
+    present[found->second].insert(channel);
+    if (values.IsNull(i, 5)) continue;  // the "empty" marker.
+    tuples[found->second].checkpoint.channel_values[channel] =
+        TypedValue{values.GetString(i, 4), values.GetString(i, 5)};
+  }
+  for (int i = 0; i < writes.size(); ++i) {
+    auto found = index.find(
+        {writes.GetString(i, 0), writes.GetString(i, 1), writes.GetString(i, 2)});
+    if (found == index.end()) continue;
+    PendingWrite write;
+    write.task_id = writes.GetString(i, 3);
+    write.channel = writes.GetString(i, 4);
+    write.value = TypedValue{writes.GetString(i, 5), writes.GetString(i, 6)};
+    write.task_path = writes.GetString(i, 7);
+    write.idx = writes.GetInt(i, 8);
+    write.checkpoint_id = writes.GetString(i, 2);
+    tuples[found->second].pending_writes.push_back(std::move(write));
+  }
+  for (size_t t = 0; t < tuples.size(); ++t) {
+    CheckpointTuple& tuple = tuples[t];
+    std::sort(tuple.pending_writes.begin(), tuple.pending_writes.end(),
+              WriteOrder);
+    if (!rows[t].stored_channels_json) continue;  // LangGraph's: no record.
+    RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(rows[t]));
+    for (const auto& [channel, version] : tuple.checkpoint.channel_versions) {
+      if (present[t].contains(channel) ||
+          tuple.checkpoint.channel_values.contains(channel)) {
+        continue;
+      }
+      RP_RETURN_IF_ERROR(CheckMissingValue(connection, rows[t], header,
+                                           channel, version));
+    }
+  }
+  return tuples;
+}
+
+Status PostgresCheckpointer::Impl::CheckMissingValue(
+    pg::Connection& connection, const PgCheckpointRow& row,
+    const PgHeader& header, const std::string& channel,
+    const ChannelVersion& version) {
+  const pg::Statement& select_one = Stmt("rp_select_one", Expand(kSelectOne));
+  const HeaderReader header_of = [&](const std::string& id)
+      -> Result<std::optional<serde::CheckpointHeader>> {
+    RP_ASSIGN_OR_RETURN(
+        pg::Rows rows,
+        connection.RunOne(pg::Query{
+            &select_one,
+            "",
+            {pg::Text(row.thread_id), pg::Text(row.checkpoint_ns),
+             pg::Text(id)}}));
+    if (rows.size() == 0) return std::optional<serde::CheckpointHeader>();
+    RP_ASSIGN_OR_RETURN(PgHeader ancestor,
+                        DecodeHeader(ReadCheckpointRow(rows, 0)));
+    if (!ReadCheckpointRow(rows, 0).stored_channels_json) {
+      ancestor.header.stored_channels.clear();  // LangGraph's: unknown.
+    }
+    return std::optional<serde::CheckpointHeader>(std::move(ancestor.header));
+  };
+  RP_ASSIGN_OR_RETURN(
+      std::optional<std::string> storer,
+      FindLostValueStorer(row.checkpoint_id, header.header.stored_channels,
+                          row.parent_id, channel, version, header_of));
+  if (!storer) return Status::OK();
+  return Status::Corruption(
+      "checkpoint_blobs row (thread_id=\"" + row.thread_id +
+      "\", checkpoint_ns=\"" + row.checkpoint_ns + "\", channel=\"" + channel +
+      "\", version=\"" + pg::VersionKey(version) + "\") is missing: the " +
+      RowName(row) + " reads it, and the put of checkpoint_id=\"" + *storer +
+      "\" stored it");
+}
+
+Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::ReadTuples(
+    std::string_view name, std::string_view cte, std::string_view order_by,
+    const pg::Params& params) {
+  const std::vector<std::string> sql = TupleQueries(cte, order_by);
+  const std::string prefix(name);
+  std::vector<pg::Query> queries;
+  queries.push_back(pg::Query{nullptr, kBeginRead, {}});
+  queries.push_back(pg::Query{&Stmt(prefix + "_c", sql[0]), "", params});
+  queries.push_back(pg::Query{&Stmt(prefix + "_v", sql[1]), "", params});
+  queries.push_back(pg::Query{&Stmt(prefix + "_w", sql[2]), "", params});
+  queries.push_back(pg::Query{nullptr, "COMMIT", {}});
+  RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
+  RP_ASSIGN_OR_RETURN(std::vector<pg::Rows> results, lease->Run(queries));
+  return BuildTuples(*lease, results[1], results[2], results[3]);
+}
+
+Result<std::optional<CheckpointTuple>> PostgresCheckpointer::Impl::GetTuple(
+    const CheckpointConfig& config) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  const size_t max = limits().max_id_bytes;
+  if (!config.thread_id || !pg::IsStorableText(*config.thread_id, max) ||
+      !pg::IsStorableText(NamespaceOf(config), max) ||
+      (config.checkpoint_id &&
+       !pg::IsStorableText(*config.checkpoint_id, max))) {
+    return std::optional<CheckpointTuple>();  // nothing is stored there.
+  }
+  static const std::string kById = Expand(
+      "SELECT {cte} FROM {from} WHERE c.thread_id = $1 AND c.checkpoint_ns = "
+      "$2 AND c.checkpoint_id = $3 AND r.hidden IS NOT TRUE");
+  static const std::string kLatest = Expand(
+      "SELECT {cte} FROM {from} WHERE c.thread_id = $1 AND c.checkpoint_ns = "
+      "$2 AND r.hidden IS NOT TRUE ORDER BY c.checkpoint_id COLLATE \"C\" "
+      "DESC LIMIT 1");
+  pg::Params params = {pg::Text(*config.thread_id),
+                       pg::Text(NamespaceOf(config))};
+  if (config.checkpoint_id) params.push_back(pg::Text(*config.checkpoint_id));
+  RP_ASSIGN_OR_RETURN(
+      std::vector<CheckpointTuple> tuples,
+      config.checkpoint_id
+          ? ReadTuples("rp_get_by_id", kById, kLatestOrder, params)
+          : ReadTuples("rp_get_latest", kLatest, kLatestOrder, params));
+  if (tuples.empty()) return std::optional<CheckpointTuple>();
+  return std::optional<CheckpointTuple>(std::move(tuples.front()));
+}
+
+}  // namespace rockpoint

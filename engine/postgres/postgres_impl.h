@@ -1,0 +1,223 @@
+// Private to engine/postgres: PostgresCheckpointer::Impl, the connection
+// pool and the helpers the operation files share.
+//
+// Split by concern: pg_connection.cpp (libpq), pg_codec.cpp (JSON and
+// version mapping), pg_schema.cpp (open, migrations, schema checks),
+// pg_put.cpp (put, put_writes), pg_read.cpp (get_tuple, rows into tuples),
+// pg_list.cpp (list cursor, list_threads), pg_retention.cpp (delete_thread,
+// delete_for_runs, copy_thread, hide, prune), pg_delta.cpp
+// (get_delta_channel_history).
+//
+// SQL text may name rockpoint's side table as {rp}: Stmt() replaces it with
+// rockpoint_checkpoints, or, on a read-only open of a database that has
+// none, with an empty derived table of the same columns.
+//
+// Thread-safety: Impl is safe to use from many threads; a Lease (one
+// connection) is used by one thread at a time.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+#include "engine/postgres/pg_codec.h"
+#include "engine/postgres/pg_connection.h"
+#include "rockpoint/postgres_checkpointer.h"
+#include "serde/records.h"
+
+namespace rockpoint {
+
+// rockpoint's schema version in rockpoint_migrations. Persisted: bump on
+// any change of rockpoint's objects, never reuse.
+inline constexpr int64_t kPostgresSchemaVersion = 1;
+// The LangGraph PostgresSaver migrations rockpoint applies (its list, in its
+// order: versions 0..kLangGraphMigrations-1).
+inline constexpr int64_t kLangGraphMigrations = 10;
+
+// One checkpoints row with its rockpoint_checkpoints columns, as the
+// readers select it (postgres_impl columns kCheckpointColumns).
+struct PgCheckpointRow {
+  std::string thread_id;
+  std::string checkpoint_ns;
+  std::string checkpoint_id;
+  std::optional<std::string> parent_id;
+  std::string checkpoint_json;
+  std::string metadata_json;
+  // rockpoint's side row; null for a checkpoint LangGraph's saver wrote.
+  std::optional<std::string> stored_channels_json;
+  std::optional<std::string> pending_sends_json;
+  bool hidden = false;
+};
+
+// The columns of a checkpoint with its side row, over checkpoints `c` LEFT
+// JOIN {rp} `r` (kCheckpointFrom), as the CTE `cp` of TupleQueries selects
+// them.
+inline constexpr const char* kCteColumns =
+    "c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, "
+    "c.checkpoint, c.metadata, r.stored_channels, r.pending_sends, "
+    "coalesce(r.hidden, false) AS hidden";
+inline constexpr const char* kCheckpointFrom =
+    "checkpoints c LEFT JOIN {rp} r ON r.thread_id = c.thread_id "
+    "AND r.checkpoint_ns = c.checkpoint_ns AND r.checkpoint_id = "
+    "c.checkpoint_id";
+// The same columns read from `cp`, the order ReadCheckpointRow expects.
+inline constexpr const char* kCheckpointColumns =
+    "cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, "
+    "cp.parent_checkpoint_id, cp.checkpoint::text, cp.metadata::text, "
+    "cp.stored_channels::text, cp.pending_sends::text, cp.hidden";
+
+// The three statements that read whole tuples, given `cte`, a SELECT of
+// kCteColumns FROM kCheckpointFrom (with its WHERE, ORDER BY, LIMIT):
+// [0] the checkpoint rows (kCheckpointColumns, in `order_by`), [1] their
+// values, [2] their writes, as BuildTuples reads them. Run inside one
+// REPEATABLE READ transaction so that all three see the same rows.
+std::vector<std::string> TupleQueries(std::string_view cte,
+                                      std::string_view order_by);
+
+// Reads row `row` of `rows`, whose first nine columns are
+// kCheckpointColumns.
+PgCheckpointRow ReadCheckpointRow(const pg::Rows& rows, int row);
+
+// What a checkpoint row says about its own values, for delta walks and
+// retention: channel_versions, parent, and the channels its put stored.
+// For a row LangGraph wrote (no side row) every channel of
+// channel_versions counts as stored, as LangGraph's own delta walk and
+// prune read it, with inline values closing a walk by themselves.
+struct PgHeader {
+  serde::CheckpointHeader header;
+  std::set<std::string> inline_channels;  // LangGraph's inlined values.
+};
+Result<PgHeader> DecodeHeader(const PgCheckpointRow& row);
+
+class PostgresCheckpointer::Impl {
+ public:
+  explicit Impl(PostgresOptions options);
+  ~Impl();
+
+  // Connects once, creates or checks the schema (pg_schema.cpp).
+  Status Initialize();
+
+  // A pooled connection, returned to the pool when the lease ends (or
+  // dropped when it lost its server).
+  class Lease {
+   public:
+    Lease(Impl* impl, std::unique_ptr<pg::Connection> connection);
+    Lease(Lease&& other) noexcept;
+    Lease& operator=(Lease&&) = delete;
+    ~Lease();
+    pg::Connection* operator->() { return connection_.get(); }
+    pg::Connection& operator*() { return *connection_; }
+
+   private:
+    Impl* impl_;
+    std::unique_ptr<pg::Connection> connection_;
+  };
+  // Waits for an idle connection or opens one. Aborted after Close;
+  // IOError when the server cannot be reached.
+  Result<Lease> Acquire() EXCLUDES(mu_);
+
+  // The statement `name` with `sql` ({rp} replaced), created once.
+  const pg::Statement& Stmt(std::string_view name, std::string_view sql)
+      EXCLUDES(mu_);
+  // `sql` with {rp} replaced, for statements built per call.
+  std::string Sql(std::string_view sql) const;
+
+  const PostgresOptions& options() const { return options_; }
+  const CheckpointerLimits& limits() const { return options_.limits; }
+  // InvalidArgument "store opened read-only: ..." when read_only.
+  Status CheckWritable() const;
+  // Aborted "store is closed" after Close.
+  Status CheckOpen() EXCLUDES(mu_);
+
+  // Runs `body` inside BEGIN ... COMMIT on one connection (ROLLBACK when
+  // it fails). Used by multi-statement changes that read before writing.
+  Status InTransaction(const std::function<Status(pg::Connection&)>& body);
+
+  // The statement that takes the transaction-scoped advisory lock of
+  // `thread_id`: shared for put and put_writes, exclusive for changes
+  // that read a thread before rewriting it (prune, delete_for_runs, copy).
+  pg::Query LockThread(std::string_view thread_id, bool exclusive);
+
+  // Cursors alive: Close is Busy while any is.
+  void CursorOpened() EXCLUDES(mu_);
+  void CursorClosed() EXCLUDES(mu_);
+  Status Close() EXCLUDES(mu_);
+
+  // The operations (each checks validity and open-ness itself).
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions);
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id, std::string_view task_path);
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config);
+  Result<std::unique_ptr<TupleCursor>> List(const ListOptions& options);
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options);
+  Status DeleteThread(std::string_view thread_id);
+  Status DeleteForRuns(const std::vector<std::string>& run_ids);
+  Status CopyThread(std::string_view source, std::string_view target);
+  Status HideCheckpoint(const CheckpointConfig& config);
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last);
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config, const std::vector<std::string>& channels);
+
+  // Runs the TupleQueries of `cte` in one round trip and builds the tuples.
+  Result<std::vector<CheckpointTuple>> ReadTuples(std::string_view name,
+                                                  std::string_view cte,
+                                                  std::string_view order_by,
+                                                  const pg::Params& params);
+
+  // Tuples of the checkpoint rows a pipeline returned (pg_read.cpp):
+  // `checkpoints` rows are kCheckpointColumns; `values` rows are
+  // (thread_id, checkpoint_ns, checkpoint_id, channel, type, blob) of the
+  // blobs at each checkpoint's versions; `writes` rows are (thread_id,
+  // checkpoint_ns, checkpoint_id, task_id, channel, type, blob, task_path,
+  // idx). Checks for lost values (Corruption) on `connection`.
+  Result<std::vector<CheckpointTuple>> BuildTuples(
+      pg::Connection& connection, const pg::Rows& checkpoints,
+      const pg::Rows& values, const pg::Rows& writes);
+  // `row` (a rockpoint-written checkpoint, header decoded) names `channel`
+  // at `version` and no value row holds it: OK unless the row's put or an
+  // ancestor's stored it (engine/missing_value.h), then Corruption naming
+  // the value row.
+  Status CheckMissingValue(pg::Connection& connection,
+                           const PgCheckpointRow& row, const PgHeader& header,
+                           const std::string& channel,
+                           const ChannelVersion& version);
+
+ private:
+  friend class Lease;
+  void Release(std::unique_ptr<pg::Connection> connection) EXCLUDES(mu_);
+  Status CreateSchema(pg::Connection& connection);
+  Status CheckSchema(pg::Connection& connection);
+
+  const PostgresOptions options_;
+  // The replacement of {rp}.
+  std::string side_table_;
+
+  base::Mutex mu_;
+  base::CondVar idle_changed_;
+  std::vector<std::unique_ptr<pg::Connection>> idle_ GUARDED_BY(mu_);
+  size_t open_connections_ GUARDED_BY(mu_) = 0;
+  size_t live_cursors_ GUARDED_BY(mu_) = 0;
+  bool closed_ GUARDED_BY(mu_) = false;
+  std::map<std::string, std::unique_ptr<pg::Statement>, std::less<>>
+      statements_ GUARDED_BY(mu_);
+};
+
+// The cursor behind List (pg_list.cpp). REQUIRES: options validated; the
+// cursor is destroyed before `impl`.
+std::unique_ptr<TupleCursor> MakePostgresListCursor(
+    PostgresCheckpointer::Impl* impl, ListOptions options);
+
+}  // namespace rockpoint

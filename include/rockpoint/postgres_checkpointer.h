@@ -1,0 +1,108 @@
+// PostgresCheckpointer: the Checkpointer contract over a PostgreSQL server,
+// on LangGraph's PostgresSaver schema (engine/postgres/SCHEMA.md), so that
+// many processes on many hosts share one store, and a database written by
+// LangGraph's saver is read, pruned and verified by rockpoint (and the other
+// way round).
+//
+// Identifiers (thread ids, namespaces, checkpoint ids, channels, task ids and
+// paths, type tags, string versions) live in TEXT columns: they must be valid
+// UTF-8 without NUL bytes, and at most PostgresOptions::limits.max_id_bytes
+// long (the schema's primary keys are B-tree indexed). A write naming another
+// id returns InvalidArgument and writes nothing; a read of one finds nothing.
+// Writes are keyed as LangGraph keys them: (task_id, idx) per checkpoint, so a
+// regular write of a task under another task_path with the same idx is
+// ignored, as a repeated write is.
+//
+// Every call is one transaction; reads run in a REPEATABLE READ READ ONLY
+// transaction. Round trips: put, put_writes, get_tuple and a page of list
+// one each (libpq's pipeline mode), get_delta_channel_history two.
+//
+// Thread-safety: safe to call from many threads; each call takes a
+// connection from a pool of PostgresOptions::pool_size connections. Many
+// processes may use one database at once; changes to one thread are
+// serialized by a transaction-scoped advisory lock per thread id.
+//
+// Faults: a lost connection (server restart, pg_terminate_backend, network)
+// fails the call in flight with IOError, and nothing of it is committed; the
+// next call reconnects.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "rockpoint/checkpointer.h"
+
+namespace rockpoint {
+
+// The longest identifier the PostgreSQL backend stores: four of them make a
+// primary key entry of checkpoint_blobs or checkpoint_writes, and a B-tree
+// entry holds at most 2704 bytes.
+inline constexpr size_t kPostgresMaxIdBytes = 512;
+
+struct PostgresOptions {
+  // libpq connection string or URL, e.g. "postgresql://user@host/db" or
+  // "postgresql:///db?host=/run/postgresql". Required.
+  std::string url;
+  // Connections kept open (and the most calls served at once). Default: 4.
+  size_t pool_size = 4;
+  // Create LangGraph's tables (its migrations, in its order) and rockpoint's
+  // additive objects when missing. Default: true.
+  bool create_if_missing = true;
+  // Read only: every connection's transactions are READ ONLY, nothing is
+  // created; every write call returns InvalidArgument "store opened
+  // read-only". A database that LangGraph's saver wrote and rockpoint never
+  // opened for writing is readable this way. Default: false.
+  bool read_only = false;
+  // Seconds to wait for a connection to the server. Default: 10.
+  int connect_timeout_seconds = 10;
+  // Input limits. max_id_bytes must be at most kPostgresMaxIdBytes.
+  // Default: CheckpointerLimits{} with max_id_bytes = kPostgresMaxIdBytes.
+  CheckpointerLimits limits{.max_id_bytes = kPostgresMaxIdBytes};
+};
+
+class PostgresCheckpointer final : public Checkpointer {
+ public:
+  // Connects, then creates or checks the schema: InvalidArgument for a bad
+  // option, IOError when the server cannot be reached, Corruption when a
+  // table of the schema's name is not LangGraph's or rockpoint's objects
+  // were written by a newer rockpoint.
+  static Result<std::unique_ptr<PostgresCheckpointer>> Open(
+      const PostgresOptions& options);
+  ~PostgresCheckpointer() override;
+
+  using Checkpointer::Prune;
+  using Checkpointer::PutWrites;
+
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions) override;
+  Status PutWrites(const CheckpointConfig& config,
+                   const std::vector<ChannelWrite>& writes,
+                   std::string_view task_id,
+                   std::string_view task_path) override;
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> List(
+      const ListOptions& options) override;
+  Status DeleteThread(std::string_view thread_id) override;
+  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status CopyThread(std::string_view source, std::string_view target) override;
+  Status HideCheckpoint(const CheckpointConfig& config) override;
+  Status Prune(const std::vector<std::string>& thread_ids,
+               PruneStrategy strategy, size_t keep_last) override;
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
+  // Closes every connection. Busy while a cursor is alive.
+  Status Close() override;
+
+  class Impl;  // postgres/*.cpp only.
+
+ private:
+  explicit PostgresCheckpointer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rockpoint
