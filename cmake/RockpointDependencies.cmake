@@ -3,7 +3,9 @@
 find_package(Threads REQUIRED)
 find_package(RocksDB REQUIRED CONFIG)
 find_package(SQLite3 REQUIRED)
-# libpq (Debian: libpq-dev) for the PostgreSQL backend.
+# libpq (Debian: libpq-dev) for the PostgreSQL backend: CMake's FindPostgreSQL
+# module, target PostgreSQL::PostgreSQL; the client library and its headers
+# are enough (the server headers are only for its Server component).
 find_package(PostgreSQL REQUIRED)
 # xxHash (Debian: libxxhash-dev) for record checksums, header-only.
 find_path(ROCKPOINT_XXHASH_INCLUDE_DIR xxhash.h)

@@ -11,7 +11,14 @@
 #                          LangGraph.js suites and the Python suites
 #   tools/setup.sh build   build only
 #
-# Environment: BUILD_DIR (default: build), JOBS (default: nproc).
+# The test job's suites find the PostgreSQL server for the PostgreSQL
+# backend's tests at ROCKPOINT_TEST_POSTGRES_URL. When it is set, they use
+# that server (a developer's own; the job starts none); otherwise the job
+# starts a throwaway one in BUILD_DIR/pg-test (tools/pg_server.sh), exports
+# its URL for every suite and stops it when it ends, passed or failed.
+#
+# Environment: BUILD_DIR (default: build), JOBS (default: nproc),
+# ROCKPOINT_TEST_POSTGRES_URL (default: the throwaway server).
 # ccache is used when installed (the test job installs it).
 set -euo pipefail
 
@@ -23,17 +30,18 @@ JOB="${1:-build}"
 # The library, the CLI, the demo and the C++ tests.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  librocksdb-dev libzstd-dev libsqlite3-dev libxxhash-dev
+  librocksdb-dev libzstd-dev libsqlite3-dev libpq-dev libxxhash-dev
   libmsgpack-cxx-dev libboost-dev doctest-dev
   libcli11-dev nlohmann-json3-dev
 )
 # What only the test job needs: ccache (the Python extension recompiles the
 # core), clang-16 and its sanitizer and libFuzzer runtimes for the
 # thread-safety and sanitizer builds, Python for the Python package and the
-# fuzz seeds, PostgreSQL for its tests.
+# fuzz seeds, the PostgreSQL server for the PostgreSQL backend's tests.
 TEST_PACKAGES=(
   ccache clang-16 clang-tidy-16 libclang-rt-16-dev
   python3 python3-venv python3-dev
+  postgresql
 )
 
 install_packages() {
@@ -75,6 +83,26 @@ build() {
   cmake --build "$BUILD_DIR" -j "$JOBS"
 }
 
+# start_postgres: exports ROCKPOINT_TEST_POSTGRES_URL, the server of the
+# PostgreSQL tests: the caller's when set, else a throwaway server in
+# BUILD_DIR/pg-test, stopped when this script exits.
+start_postgres() {
+  if [ -n "${ROCKPOINT_TEST_POSTGRES_URL:-}" ]; then
+    echo "setup: PostgreSQL tests on $ROCKPOINT_TEST_POSTGRES_URL" >&2
+    return 0
+  fi
+  trap stop_postgres EXIT
+  ROCKPOINT_TEST_POSTGRES_URL="$("$ROOT/tools/pg_server.sh" start "$BUILD_DIR/pg-test")"
+  export ROCKPOINT_TEST_POSTGRES_URL
+}
+
+# stop_postgres: stops start_postgres's server; a failure to stop is
+# reported, and leaves the job's exit status as it is.
+stop_postgres() {
+  "$ROOT/tools/pg_server.sh" stop "$BUILD_DIR/pg-test" ||
+    echo "setup: could not stop the PostgreSQL server in $BUILD_DIR/pg-test" >&2
+}
+
 install_packages
 case "$JOB" in
   build)
@@ -86,6 +114,7 @@ case "$JOB" in
     ;;
   test)
     build -DROCKPOINT_WERROR=ON
+    start_postgres
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
     for suite in tools/check_static.sh tools/check_sanitizers.sh \
         bindings/node/test.sh bindings/python/test.sh; do
