@@ -29,9 +29,10 @@
 # only) and each directory above DIR must already be; otherwise the cluster
 # belongs to the current user.
 #
-# The cluster's encoding is UTF8, its locale en_US.UTF-8 when the system has
-# it (locale -a), so that code is tested against a non-C collation as users'
-# servers have; else C.UTF-8, with a note on stderr. A server killed with
+# The cluster's encoding is UTF8 and its default collation ICU's en-US
+# (Debian's PostgreSQL is built with ICU), so that code is tested against a
+# non-byte-order collation as users' servers have, whatever locales the
+# system has generated. A server killed with
 # kill -9 leaves a stale postmaster.pid; start waits for its orphaned
 # processes to exit, removes it and starts. DIR must be an
 # absolute or relative path of the characters [A-Za-z0-9/._+~@-] (it goes
@@ -195,14 +196,9 @@ init_cluster() {
   if [ -d "$DATA" ]; then
     find "$DATA" -mindepth 1 -delete
   fi
-  local locale=en_US.UTF-8
-  if ! locale -a 2>/dev/null | grep -qixE 'en_US\.utf-?8'; then
-    locale=C.UTF-8
-    echo "pg_server: locale en_US.UTF-8 is not generated here (locale -a);" \
-      "the cluster uses C.UTF-8, a code-point collation" >&2
-  fi
-  echo "pg_server: creating a PostgreSQL $MAJOR cluster in $DATA ($locale)" >&2
-  as_owner "$BIN/initdb" -D "$DATA" --encoding=UTF8 --locale="$locale" \
+  echo "pg_server: creating a PostgreSQL $MAJOR cluster in $DATA (ICU en-US)" >&2
+  as_owner "$BIN/initdb" -D "$DATA" --encoding=UTF8 --locale=C.UTF-8 \
+    --locale-provider=icu --icu-locale=en-US \
     --auth-local=trust --auth-host=reject --no-sync --no-instructions \
     >"$LOG" 2>&1 || {
     cat "$LOG" >&2
