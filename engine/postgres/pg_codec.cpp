@@ -40,8 +40,8 @@ bool IsPlainDouble(double value) {
 }
 
 Json Tag(const Value& value) {
-  return Json{{std::string(kTagKey),
-               jsonl::Base64Encode(serde::EncodeMsgpack(value))}};
+  return Json{
+      {std::string(kTagKey), jsonl::Base64Encode(serde::EncodeMsgpack(value))}};
 }
 
 Json ValueToJson(const Value& value) {
@@ -92,7 +92,8 @@ Result<Value> ValueFromJson(const Json& json, std::string_view where) {
       return Value(json.get<int64_t>());
     case Json::value_t::number_unsigned: {
       const uint64_t number = json.get<uint64_t>();
-      if (number <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      if (number <=
+          static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
         return Value(static_cast<int64_t>(number));
       }
       return Value(static_cast<double>(number));
@@ -117,10 +118,9 @@ Result<Value> ValueFromJson(const Json& json, std::string_view where) {
         Result<Value> value = packed.ok() ? serde::DecodeMsgpack(*packed)
                                           : Result<Value>(packed.status());
         if (!value.ok()) {
-          return Status::Corruption(std::string(where) + ": a " +
-                                    std::string(kTagKey) +
-                                    " value does not decode: " +
-                                    value.status().message());
+          return Status::Corruption(
+              std::string(where) + ": a " + std::string(kTagKey) +
+              " value does not decode: " + value.status().message());
         }
         return value;
       }
@@ -159,8 +159,8 @@ Result<ChannelVersion> VersionFromJson(const Json& json,
                                        std::string_view where) {
   if (json.is_number_integer() &&
       (json.is_number_unsigned()
-           ? json.get<uint64_t>() <= static_cast<uint64_t>(
-                                         std::numeric_limits<int64_t>::max())
+           ? json.get<uint64_t>() <=
+                 static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
            : true)) {
     return ChannelVersion(json.get<int64_t>());
   }
@@ -198,8 +198,8 @@ Status CheckVersions(std::string_view field, const ChannelVersions& versions,
   for (const auto& [channel, version] : versions) {
     RP_RETURN_IF_ERROR(CheckStorableText(field, channel, max_bytes));
     if (const auto* text = std::get_if<std::string>(&version)) {
-      RP_RETURN_IF_ERROR(CheckStorableText(
-          std::string(field) + " version", VersionKey(version), max_bytes));
+      RP_RETURN_IF_ERROR(CheckStorableText(std::string(field) + " version",
+                                           VersionKey(version), max_bytes));
       (void)text;
     }
   }
@@ -260,8 +260,7 @@ Result<Value> MetadataFromJson(std::string_view json, std::string_view where) {
   RP_ASSIGN_OR_RETURN(Value metadata, ValueFromJson(parsed, where));
   if (!metadata.is_map()) {
     return Status::Corruption(std::string(where) + ": metadata is a " +
-                              Value::KindName(metadata.kind()) +
-                              ", not a map");
+                              Value::KindName(metadata.kind()) + ", not a map");
   }
   return metadata;
 }
@@ -337,8 +336,8 @@ Result<StoredCheckpoint> CheckpointFromJson(std::string_view json,
     if (!values->is_object()) return bad("channel_values");
     for (const auto& [channel, inline_value] : values->items()) {
       RP_ASSIGN_OR_RETURN(Value value, ValueFromJson(inline_value, where));
-      stored.inline_values[channel] = TypedValue{
-          std::string(kInlineValueType), serde::EncodeMsgpack(value)};
+      stored.inline_values[channel] = TypedValue{std::string(kInlineValueType),
+                                                 serde::EncodeMsgpack(value)};
     }
   }
   return stored;
@@ -394,8 +393,8 @@ Result<std::vector<TypedValue>> PendingSendsFromJson(std::string_view json,
     Result<std::string> bytes =
         jsonl::Base64Decode(send["base64"].get<std::string>());
     if (!bytes.ok()) return bad();
-    sends.push_back(TypedValue{send["type"].get<std::string>(),
-                               std::move(bytes).value()});
+    sends.push_back(
+        TypedValue{send["type"].get<std::string>(), std::move(bytes).value()});
   }
   return sends;
 }

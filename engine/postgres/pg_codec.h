@@ -1,6 +1,5 @@
 // Private to engine/postgres: rockpoint's data model in LangGraph's columns
-// (engine/postgres/SCHEMA.md states the mapping, tested by
-// tests/engine/postgres/postgres_schema_doc_test.cpp).
+// (engine/postgres/SCHEMA.md states the mapping).
 //
 //   checkpoints.checkpoint  LangGraph's checkpoint JSON: v, id, ts,
 //                           channel_versions, versions_seen,
@@ -12,7 +11,8 @@
 //   checkpoints.metadata    JSON; a part that JSON cannot hold exactly
 //                           (bytes, ext, text with NUL or invalid UTF-8,
 //                           non-finite or exponent-only doubles, -0.0, a map
-//                           that would read as a tag) is the tag object
+//                           with a non-text key or that would read as a
+//                           tag) is the tag object
 //                           {"$rockpoint": "<base64 of its msgpack>"}.
 //   checkpoint_blobs.version  VersionKey: an int version's decimal text; a
 //                           string version as is, unless it reads as a

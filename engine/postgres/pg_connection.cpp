@@ -119,8 +119,8 @@ std::string TextArrayLiteral(const std::vector<std::string>& items) {
   return out;
 }
 
-Result<std::unique_ptr<Connection>> Connection::Connect(
-    const std::string& url, int timeout_seconds) {
+Result<std::unique_ptr<Connection>> Connection::Connect(const std::string& url,
+                                                        int timeout_seconds) {
   char* parse_error = nullptr;
   PQconninfoOption* parsed = PQconninfoParse(url.c_str(), &parse_error);
   if (parsed == nullptr) {
@@ -131,9 +131,8 @@ Result<std::unique_ptr<Connection>> Connection::Connect(
   }
   PQconninfoFree(parsed);
   const std::string timeout = std::to_string(timeout_seconds);
-  const char* keywords[] = {"dbname",          "connect_timeout",
-                            "client_encoding", "application_name",
-                            nullptr};
+  const char* keywords[] = {"dbname", "connect_timeout", "client_encoding",
+                            "application_name", nullptr};
   const char* values[] = {url.c_str(), timeout.c_str(), "UTF8", "rockpoint",
                           nullptr};
   pg_conn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
@@ -148,6 +147,10 @@ Result<std::unique_ptr<Connection>> Connection::Connect(
     return Status::IOError("cannot connect to PostgreSQL (" + description +
                            "): " + message);
   }
+  // Server notices ("relation already exists, skipping") are not errors and
+  // not for the caller's stderr.
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
   return std::unique_ptr<Connection>(
       new Connection(conn, std::move(description)));
 }
@@ -175,9 +178,10 @@ Status Connection::ErrorOf(pg_result* result) {
                            "; nothing of this call was committed");
   }
   if (sqlstate == "25006") {
-    return Status::InvalidArgument("PostgreSQL refused a write in a read-only "
-                                   "transaction: " +
-                                   message);
+    return Status::InvalidArgument(
+        "PostgreSQL refused a write in a read-only "
+        "transaction: " +
+        message);
   }
   if (sqlstate == "40001" || sqlstate == "40P01") {
     return Status::Busy("PostgreSQL: " + message);
@@ -205,8 +209,9 @@ Status Connection::SendAll(const std::vector<Query>& queries) {
                                kBinary);
     } else {
       const Statement& statement = *query.statement;
-      sent = PQsendQueryPrepared(conn_, statement.name.c_str(), count, values.data(),
-                                 lengths.data(), formats.data(), kBinary);
+      sent = PQsendQueryPrepared(conn_, statement.name.c_str(), count,
+                                 values.data(), lengths.data(), formats.data(),
+                                 kBinary);
     }
     if (sent == 0) return ErrorOf(nullptr);
   }
@@ -218,9 +223,8 @@ Status Connection::PrepareAll(const std::vector<Query>& queries) {
     if (query.statement == nullptr) continue;
     const Statement& statement = *query.statement;
     if (prepared_.contains(statement.name)) continue;
-    pg_result* result =
-        PQprepare(conn_, statement.name.c_str(), statement.sql.c_str(), 0,
-                  nullptr);
+    pg_result* result = PQprepare(conn_, statement.name.c_str(),
+                                  statement.sql.c_str(), 0, nullptr);
     const bool ok = result && PQresultStatus(result) == PGRES_COMMAND_OK;
     Status status = ok ? Status::OK() : ErrorOf(result);
     if (result != nullptr) PQclear(result);

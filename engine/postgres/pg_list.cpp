@@ -25,8 +25,8 @@ constexpr const char* kOrderCp =
 bool CanMatch(const ListOptions& options, size_t max_bytes) {
   if (!options.config) return true;
   const CheckpointConfig& config = *options.config;
-  return (!config.thread_id || pg::IsStorableText(*config.thread_id,
-                                                  max_bytes)) &&
+  return (!config.thread_id ||
+          pg::IsStorableText(*config.thread_id, max_bytes)) &&
          (!config.checkpoint_ns ||
           pg::IsStorableText(*config.checkpoint_ns, max_bytes)) &&
          (!config.checkpoint_id ||
@@ -113,16 +113,17 @@ class PgListCursor final : public TupleCursor {
       params.push_back(pg::Text(resume_->thread_id.value_or("")));
       params.push_back(pg::Text(resume_->checkpoint_ns.value_or("")));
       const size_t n = params.size();
-      where += " AND (c.checkpoint_id COLLATE \"C\", c.thread_id COLLATE "
-               "\"C\", c.checkpoint_ns COLLATE \"C\") < ($" +
-               std::to_string(n - 2) + ", $" + std::to_string(n - 1) + ", $" +
-               std::to_string(n) + ")";
+      where +=
+          " AND (c.checkpoint_id COLLATE \"C\", c.thread_id COLLATE "
+          "\"C\", c.checkpoint_ns COLLATE \"C\") < ($" +
+          std::to_string(n - 2) + ", $" + std::to_string(n - 1) + ", $" +
+          std::to_string(n) + ")";
       name += 'r';
     }
     params.push_back(pg::Int(static_cast<int64_t>(rows)));
     const std::string cte = std::string("SELECT ") + kCteColumns + " FROM " +
-                            kCheckpointFrom + " WHERE " + where +
-                            " ORDER BY " + kOrderC + " LIMIT $" +
+                            kCheckpointFrom + " WHERE " + where + " ORDER BY " +
+                            kOrderC + " LIMIT $" +
                             std::to_string(params.size());
     RP_ASSIGN_OR_RETURN(std::vector<CheckpointTuple> page,
                         impl_->ReadTuples(name, cte, kOrderCp, params));
@@ -187,8 +188,8 @@ Result<ThreadPage> PostgresCheckpointer::Impl::ListThreads(
     const ListThreadsOptions& options) {
   RP_RETURN_IF_ERROR(CheckOpen());
   if (options.after) {
-    RP_RETURN_IF_ERROR(pg::CheckStorableText("after", *options.after,
-                                             std::string::npos));
+    RP_RETURN_IF_ERROR(
+        pg::CheckStorableText("after", *options.after, std::string::npos));
   }
   ThreadPage page;
   if (options.limit == 0) return page;
@@ -196,13 +197,12 @@ Result<ThreadPage> PostgresCheckpointer::Impl::ListThreads(
   std::string sql = kListThreads;
   sql.replace(sql.find("{from}"), 6, from);
   RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
-  RP_ASSIGN_OR_RETURN(
-      pg::Rows rows,
-      lease->RunOne(pg::Query{
-          &Stmt("rp_list_threads", sql),
-          "",
-          {pg::OptionalText(options.after),
-           pg::Int(static_cast<int64_t>(options.limit) + 1)}}));
+  RP_ASSIGN_OR_RETURN(pg::Rows rows,
+                      lease->RunOne(pg::Query{
+                          &Stmt("rp_list_threads", sql),
+                          "",
+                          {pg::OptionalText(options.after),
+                           pg::Int(static_cast<int64_t>(options.limit) + 1)}}));
   for (int i = 0; i < rows.size(); ++i) {
     std::string thread_id = rows.GetString(i, 0);
     if (page.threads.empty() || page.threads.back().thread_id != thread_id) {

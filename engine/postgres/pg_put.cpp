@@ -57,17 +57,17 @@ Status CheckWriteTexts(const CheckpointConfig& config,
                        size_t max_bytes) {
   RP_RETURN_IF_ERROR(
       pg::CheckStorableText("config.thread_id", *config.thread_id, max_bytes));
-  RP_RETURN_IF_ERROR(pg::CheckStorableText(
-      "config.checkpoint_ns", NamespaceOf(config), max_bytes));
-  RP_RETURN_IF_ERROR(pg::CheckStorableText(
-      "config.checkpoint_id", *config.checkpoint_id, max_bytes));
+  RP_RETURN_IF_ERROR(pg::CheckStorableText("config.checkpoint_ns",
+                                           NamespaceOf(config), max_bytes));
+  RP_RETURN_IF_ERROR(pg::CheckStorableText("config.checkpoint_id",
+                                           *config.checkpoint_id, max_bytes));
   RP_RETURN_IF_ERROR(pg::CheckStorableText("task_id", task_id, max_bytes));
   RP_RETURN_IF_ERROR(pg::CheckStorableText("task_path", task_path, max_bytes));
   for (const ChannelWrite& write : writes) {
     RP_RETURN_IF_ERROR(
         pg::CheckStorableText("write channel", write.channel, max_bytes));
-    RP_RETURN_IF_ERROR(pg::CheckStorableText(
-        "write type", write.value.type, std::string::npos));
+    RP_RETURN_IF_ERROR(pg::CheckStorableText("write type", write.value.type,
+                                             std::string::npos));
   }
   return Status::OK();
 }
@@ -81,8 +81,8 @@ Result<CheckpointConfig> PostgresCheckpointer::Impl::Put(
   RP_RETURN_IF_ERROR(CheckWritable());
   RP_RETURN_IF_ERROR(
       ValidatePut(config, checkpoint, metadata, new_versions, limits()));
-  RP_RETURN_IF_ERROR(
-      pg::CheckPutTexts(config, checkpoint, new_versions, limits().max_id_bytes));
+  RP_RETURN_IF_ERROR(pg::CheckPutTexts(config, checkpoint, new_versions,
+                                       limits().max_id_bytes));
   const std::string& thread_id = *config.thread_id;
   const std::string ns(NamespaceOf(config));
 
@@ -106,13 +106,13 @@ Result<CheckpointConfig> PostgresCheckpointer::Impl::Put(
     }
     queries.push_back(pg::Query{&insert_blob, "", std::move(params)});
   }
-  queries.push_back(pg::Query{
-      &Stmt("rp_upsert_checkpoint", kUpsertCheckpoint),
-      "",
-      {pg::Text(thread_id), pg::Text(ns), pg::Text(checkpoint.id),
-       pg::OptionalText(config.checkpoint_id),
-       pg::Text(pg::CheckpointToJson(checkpoint)),
-       pg::Text(pg::MetadataToJson(metadata))}});
+  queries.push_back(
+      pg::Query{&Stmt("rp_upsert_checkpoint", kUpsertCheckpoint),
+                "",
+                {pg::Text(thread_id), pg::Text(ns), pg::Text(checkpoint.id),
+                 pg::OptionalText(config.checkpoint_id),
+                 pg::Text(pg::CheckpointToJson(checkpoint)),
+                 pg::Text(pg::MetadataToJson(metadata))}});
   queries.push_back(pg::Query{
       &Stmt("rp_upsert_side_row", kUpsertSideRow),
       "",
@@ -144,14 +144,14 @@ Status PostgresCheckpointer::Impl::PutWrites(
   for (size_t i = 0; i < writes.size(); ++i) {
     const ChannelWrite& write = writes[i];
     const bool special = SpecialWriteIndex(write.channel).has_value();
-    queries.push_back(pg::Query{
-        special ? &upsert : &insert,
-        "",
-        {pg::Text(*config.thread_id), pg::Text(NamespaceOf(config)),
-         pg::Text(*config.checkpoint_id), pg::Text(task_id),
-         pg::Text(task_path), pg::Int(WriteIndex(write.channel, i)),
-         pg::Text(write.channel), pg::Text(write.value.type),
-         pg::Bytes(write.value.bytes)}});
+    queries.push_back(
+        pg::Query{special ? &upsert : &insert,
+                  "",
+                  {pg::Text(*config.thread_id), pg::Text(NamespaceOf(config)),
+                   pg::Text(*config.checkpoint_id), pg::Text(task_id),
+                   pg::Text(task_path), pg::Int(WriteIndex(write.channel, i)),
+                   pg::Text(write.channel), pg::Text(write.value.type),
+                   pg::Bytes(write.value.bytes)}});
   }
   RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
   return lease->Run(queries).status();

@@ -136,27 +136,27 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
     if (row.parent_id) {
       tuple.parent_config = {row.thread_id, row.checkpoint_ns, *row.parent_id};
     }
-    RP_ASSIGN_OR_RETURN(tuple.metadata,
-                        pg::MetadataFromJson(row.metadata_json,
-                                             RowName(row) + " metadata"));
+    RP_ASSIGN_OR_RETURN(
+        tuple.metadata,
+        pg::MetadataFromJson(row.metadata_json, RowName(row) + " metadata"));
     tuple.hidden = row.hidden;
     tuple.checkpoint = std::move(stored.checkpoint);
     tuple.checkpoint.id = row.checkpoint_id;
     // Inline values first; a value row under the channel's version wins.
     tuple.checkpoint.channel_values = std::move(stored.inline_values);
     if (row.pending_sends_json) {
-      RP_ASSIGN_OR_RETURN(tuple.checkpoint.pending_sends,
-                          pg::PendingSendsFromJson(
-                              *row.pending_sends_json,
-                              RowName(row) + " pending_sends"));
+      RP_ASSIGN_OR_RETURN(
+          tuple.checkpoint.pending_sends,
+          pg::PendingSendsFromJson(*row.pending_sends_json,
+                                   RowName(row) + " pending_sends"));
     }
     tuples.push_back(std::move(tuple));
     rows.push_back(std::move(row));
   }
   std::vector<std::set<std::string>> present(tuples.size());
   for (int i = 0; i < values.size(); ++i) {
-    auto found = index.find(
-        {values.GetString(i, 0), values.GetString(i, 1), values.GetString(i, 2)});
+    auto found = index.find({values.GetString(i, 0), values.GetString(i, 1),
+                             values.GetString(i, 2)});
     if (found == index.end()) continue;
     std::string channel = values.GetString(i, 3);
     present[found->second].insert(channel);
@@ -165,8 +165,8 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
         TypedValue{values.GetString(i, 4), values.GetString(i, 5)};
   }
   for (int i = 0; i < writes.size(); ++i) {
-    auto found = index.find(
-        {writes.GetString(i, 0), writes.GetString(i, 1), writes.GetString(i, 2)});
+    auto found = index.find({writes.GetString(i, 0), writes.GetString(i, 1),
+                             writes.GetString(i, 2)});
     if (found == index.end()) continue;
     PendingWrite write;
     write.task_id = writes.GetString(i, 3);
@@ -188,8 +188,8 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
           tuple.checkpoint.channel_values.contains(channel)) {
         continue;
       }
-      RP_RETURN_IF_ERROR(CheckMissingValue(connection, rows[t], header,
-                                           channel, version));
+      RP_RETURN_IF_ERROR(
+          CheckMissingValue(connection, rows[t], header, channel, version));
     }
   }
   return tuples;
@@ -202,13 +202,12 @@ Status PostgresCheckpointer::Impl::CheckMissingValue(
   const pg::Statement& select_one = Stmt("rp_select_one", Expand(kSelectOne));
   const HeaderReader header_of = [&](const std::string& id)
       -> Result<std::optional<serde::CheckpointHeader>> {
-    RP_ASSIGN_OR_RETURN(
-        pg::Rows rows,
-        connection.RunOne(pg::Query{
-            &select_one,
-            "",
-            {pg::Text(row.thread_id), pg::Text(row.checkpoint_ns),
-             pg::Text(id)}}));
+    RP_ASSIGN_OR_RETURN(pg::Rows rows,
+                        connection.RunOne(pg::Query{
+                            &select_one,
+                            "",
+                            {pg::Text(row.thread_id),
+                             pg::Text(row.checkpoint_ns), pg::Text(id)}}));
     if (rows.size() == 0) return std::optional<serde::CheckpointHeader>();
     RP_ASSIGN_OR_RETURN(PgHeader ancestor,
                         DecodeHeader(ReadCheckpointRow(rows, 0)));

@@ -70,7 +70,7 @@ CREATE INDEX IF NOT EXISTS rockpoint_checkpoints_newest
 CREATE INDEX IF NOT EXISTS rockpoint_checkpoints_run_id
   ON checkpoints ((metadata ->> 'run_id'));
 CREATE INDEX IF NOT EXISTS rockpoint_checkpoints_metadata
-  ON checkpoints USING gin (metadata jsonb_path_ops);
+  ON checkpoints USING gin (metadata);
 INSERT INTO rockpoint_migrations (v) VALUES (1) ON CONFLICT DO NOTHING;
 COMMIT;
 )sql";
@@ -131,10 +131,10 @@ Result<int64_t> LatestVersion(Connection& connection, const char* table) {
 }
 
 // (table, column) -> data_type of the tables rockpoint knows.
-Result<std::map<std::pair<std::string, std::string>, std::string>>
-ReadColumns(Connection& connection) {
-  RP_ASSIGN_OR_RETURN(pg::Rows rows,
-                      connection.RunOne(pg::Query{nullptr, kSelectColumns, {}}));
+Result<std::map<std::pair<std::string, std::string>, std::string>> ReadColumns(
+    Connection& connection) {
+  RP_ASSIGN_OR_RETURN(
+      pg::Rows rows, connection.RunOne(pg::Query{nullptr, kSelectColumns, {}}));
   std::map<std::pair<std::string, std::string>, std::string> columns;
   for (int i = 0; i < rows.size(); ++i) {
     columns[{rows.GetString(i, 0), rows.GetString(i, 1)}] =
@@ -153,10 +153,11 @@ bool HasTable(
 }
 
 // Refuses a database without LangGraph's tables, or whose tables of those
-// names lack a column rockpoint uses.
+// names lack a column rockpoint uses (but task_path, which LangGraph's last
+// migration adds, when `before_migrations`).
 Status CheckLangGraphTables(
     const std::map<std::pair<std::string, std::string>, std::string>& columns,
-    const std::string& where) {
+    const std::string& where, bool before_migrations = false) {
   if (!HasTable(columns, "checkpoints") &&
       !HasTable(columns, "checkpoint_blobs") &&
       !HasTable(columns, "checkpoint_writes")) {
@@ -164,12 +165,15 @@ Status CheckLangGraphTables(
                                    " holds no LangGraph checkpoint tables");
   }
   for (const ExpectedColumn& expected : kLangGraphColumns) {
+    if (before_migrations && std::string_view(expected.column) == "task_path") {
+      continue;
+    }
     auto found = columns.find({expected.table, expected.column});
     if (found == columns.end() || found->second != expected.type) {
       return Status::Corruption(
           where + ": table " + expected.table +
-          " is not LangGraph's PostgresSaver table: column " +
-          expected.column + " " + expected.type + " is " +
+          " is not LangGraph's PostgresSaver table: column " + expected.column +
+          " " + expected.type + " is " +
           (found == columns.end() ? "missing" : "of type " + found->second));
     }
   }
@@ -186,20 +190,27 @@ PostgresCheckpointer::Impl::~Impl() = default;
 Status PostgresCheckpointer::Impl::CreateSchema(Connection& connection) {
   RP_RETURN_IF_ERROR(connection.Execute(kLockSchema));
   auto migrate = [&]() -> Status {
+    const std::string where =
+        "PostgreSQL database (" + connection.description() + ")";
+    // A foreign table named like LangGraph's is refused before anything is
+    // added to the database.
+    RP_ASSIGN_OR_RETURN(auto found, ReadColumns(connection));
+    if (HasTable(found, "checkpoints") || HasTable(found, "checkpoint_blobs") ||
+        HasTable(found, "checkpoint_writes")) {
+      RP_RETURN_IF_ERROR(
+          CheckLangGraphTables(found, where, /*before_migrations=*/true));
+    }
     RP_RETURN_IF_ERROR(connection.Execute(kLangGraphMigrationSql[0]));
     RP_ASSIGN_OR_RETURN(int64_t applied,
                         LatestVersion(connection, "checkpoint_migrations"));
     for (int64_t v = applied + 1; v < kLangGraphMigrations; ++v) {
       RP_RETURN_IF_ERROR(connection.Execute(kLangGraphMigrationSql[v]));
-      RP_RETURN_IF_ERROR(connection.Execute(
-          "INSERT INTO checkpoint_migrations (v) VALUES (" +
-          std::to_string(v) + ") ON CONFLICT DO NOTHING"));
+      RP_RETURN_IF_ERROR(
+          connection.Execute("INSERT INTO checkpoint_migrations (v) VALUES (" +
+                             std::to_string(v) + ") ON CONFLICT DO NOTHING"));
     }
-    // A foreign table named like LangGraph's is refused before anything of
-    // rockpoint's is added to it.
     RP_ASSIGN_OR_RETURN(auto columns, ReadColumns(connection));
-    RP_RETURN_IF_ERROR(CheckLangGraphTables(
-        columns, "PostgreSQL database (" + connection.description() + ")"));
+    RP_RETURN_IF_ERROR(CheckLangGraphTables(columns, where));
     RP_RETURN_IF_ERROR(
         connection.Execute("CREATE TABLE IF NOT EXISTS rockpoint_migrations "
                            "(v INTEGER PRIMARY KEY)"));
@@ -231,11 +242,10 @@ Status PostgresCheckpointer::Impl::CheckSchema(Connection& connection) {
   if (ours > kPostgresSchemaVersion) {
     return Status::InvalidArgument(
         where + " has rockpoint schema version " + std::to_string(ours) +
-        ", newer than the supported " +
-        std::to_string(kPostgresSchemaVersion));
+        ", newer than the supported " + std::to_string(kPostgresSchemaVersion));
   }
-  if (ours < kPostgresSchemaVersion || !HasTable(columns,
-                                                 "rockpoint_checkpoints")) {
+  if (ours < kPostgresSchemaVersion ||
+      !HasTable(columns, "rockpoint_checkpoints")) {
     return Status::Corruption(where +
                               " has rockpoint_migrations but not rockpoint's "
                               "objects of schema version " +
@@ -305,11 +315,12 @@ PostgresCheckpointer::Impl::Acquire() {
     }
     ++open_connections_;
   }
-  Result<std::unique_ptr<pg::Connection>> connection = pg::Connection::Connect(
-      options_.url, options_.connect_timeout_seconds);
+  Result<std::unique_ptr<pg::Connection>> connection =
+      pg::Connection::Connect(options_.url, options_.connect_timeout_seconds);
   if (connection.ok() && options_.read_only) {
-    Status read_only = (*connection)->Execute(
-        "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+    Status read_only =
+        (*connection)
+            ->Execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
     if (!read_only.ok()) connection = read_only;
   }
   if (!connection.ok()) {
@@ -347,8 +358,8 @@ const pg::Statement& PostgresCheckpointer::Impl::Stmt(std::string_view name,
   base::MutexLock lock(&mu_);
   auto found = statements_.find(name);
   if (found != statements_.end()) return *found->second;
-  auto statement =
-      std::make_unique<pg::Statement>(pg::Statement{std::string(name), Sql(sql)});
+  auto statement = std::make_unique<pg::Statement>(
+      pg::Statement{std::string(name), Sql(sql)});
   const pg::Statement& out = *statement;
   statements_.emplace(std::string(name), std::move(statement));
   return out;
@@ -365,15 +376,15 @@ Status PostgresCheckpointer::Impl::InTransaction(
 }
 
 pg::Query PostgresCheckpointer::Impl::LockThread(std::string_view thread_id,
-                                                  bool exclusive) {
+                                                 bool exclusive) {
   static const pg::Statement kShared{
       "rp_lock_shared",
       "SELECT pg_advisory_xact_lock_shared(7262898, hashtext($1))"};
   static const pg::Statement kExclusive{
       "rp_lock_exclusive",
       "SELECT pg_advisory_xact_lock(7262898, hashtext($1))"};
-  return pg::Query{exclusive ? &kExclusive : &kShared, "",
-                   {pg::Text(thread_id)}};
+  return pg::Query{
+      exclusive ? &kExclusive : &kShared, "", {pg::Text(thread_id)}};
 }
 
 void PostgresCheckpointer::Impl::CursorOpened() {

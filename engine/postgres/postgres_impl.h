@@ -183,9 +183,10 @@ class PostgresCheckpointer::Impl {
   // blobs at each checkpoint's versions; `writes` rows are (thread_id,
   // checkpoint_ns, checkpoint_id, task_id, channel, type, blob, task_path,
   // idx). Checks for lost values (Corruption) on `connection`.
-  Result<std::vector<CheckpointTuple>> BuildTuples(
-      pg::Connection& connection, const pg::Rows& checkpoints,
-      const pg::Rows& values, const pg::Rows& writes);
+  Result<std::vector<CheckpointTuple>> BuildTuples(pg::Connection& connection,
+                                                   const pg::Rows& checkpoints,
+                                                   const pg::Rows& values,
+                                                   const pg::Rows& writes);
   // `row` (a rockpoint-written checkpoint, header decoded) names `channel`
   // at `version` and no value row holds it: OK unless the row's put or an
   // ancestor's stored it (engine/missing_value.h), then Corruption naming
@@ -211,8 +212,8 @@ class PostgresCheckpointer::Impl {
   size_t open_connections_ GUARDED_BY(mu_) = 0;
   size_t live_cursors_ GUARDED_BY(mu_) = 0;
   bool closed_ GUARDED_BY(mu_) = false;
-  std::map<std::string, std::unique_ptr<pg::Statement>, std::less<>>
-      statements_ GUARDED_BY(mu_);
+  std::map<std::string, std::unique_ptr<pg::Statement>, std::less<>> statements_
+      GUARDED_BY(mu_);
 };
 
 // The cursor behind List (pg_list.cpp). REQUIRES: options validated; the

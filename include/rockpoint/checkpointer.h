@@ -1,12 +1,12 @@
 // Checkpointer: the storage contract of docs/CONTRACT.md.
 //
-// One interface, four backends (MemoryCheckpointer, RocksDbCheckpointer,
-// SqliteCheckpointer, JsonlCheckpointer), one contract suite
-// (tests/engine/contract_*) that all of them pass. Every method validates its
-// input first: bad input returns InvalidArgument naming the field and writes
-// nothing. A stored record that fails to decode is Corruption naming the key.
-// Every multi-key change is atomic: a failed or interrupted call leaves the
-// store as it was.
+// One interface, five backends (MemoryCheckpointer, RocksDbCheckpointer,
+// SqliteCheckpointer, JsonlCheckpointer, PostgresCheckpointer), one contract
+// suite (tests/engine/contract_*) that all of them pass. Every method validates
+// its input first: bad input returns InvalidArgument naming the field and
+// writes nothing. A stored record that fails to decode is Corruption naming the
+// key. Every multi-key change is atomic: a failed or interrupted call leaves
+// the store as it was.
 //
 // Thread-safety: every backend is safe to call from many threads at once,
 // except Close (see there). Calls on one thread_id are linearizable; a call

@@ -145,6 +145,23 @@ class TempDir {
   std::string path_;
 };
 
+// What a Harness may declare about its backend's keys (absent: false):
+//   static constexpr bool kTextIds = true;
+//     identifiers are text keys: valid UTF-8 without NUL, at most
+//     kTextIdBytes bytes; a write naming another id is InvalidArgument and
+//     writes nothing, a read of one finds nothing (PostgreSQL's TEXT keys).
+//   static constexpr bool kWritesKeyedByTask = true;
+//     a write's key is (checkpoint, task_id, idx), without task_path, so a
+//     regular write of a task under another task_path with an idx already
+//     stored is ignored like a repeat (LangGraph's PostgreSQL key).
+template <typename H>
+constexpr bool kTextIds = requires { requires H::kTextIds; };
+template <typename H>
+constexpr bool kWritesKeyedByTask =
+    requires { requires H::kWritesKeyedByTask; };
+// The longest id of a kTextIds backend.
+inline constexpr size_t kTextIdBytes = 512;
+
 }  // namespace rockpoint::testing
 
 // First statement of every contract test body: the suite's cases are defined

@@ -65,6 +65,11 @@ class CompactCommand final : public Command {
           "compact is not supported for SQLite stores (run `sqlite3 FILE "
           "VACUUM`)");
     }
+    if (store.backend() == Backend::kPostgres) {
+      return Status::InvalidArgument(
+          "compact is not supported for PostgreSQL stores (the server "
+          "reclaims space: VACUUM)");
+    }
     if (RocksDbCheckpointer* rocksdb = store.rocksdb()) {
       RP_RETURN_IF_ERROR(CompactRocksDb(*rocksdb, doc));
     }

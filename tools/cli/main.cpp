@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     app.fallthrough();
     app.footer(
         "Global options (before or after the command): --store PATH (or env "
-        "ROCKPOINT_STORE), --backend rocksdb|sqlite|jsonl, --json | --jsonl, "
+        "ROCKPOINT_STORE), --backend rocksdb|sqlite|jsonl|postgres, --json | --jsonl, "
         "--raw, --full.\nExit status: 0 ok, 1 error (one line on stderr), 2 "
         "verify found problems.\nRun `rockpoint COMMAND --help` for a "
         "command's options.");

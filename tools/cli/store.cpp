@@ -7,6 +7,7 @@
 #include "engine/jsonl/journal_file.h"
 #include "engine/jsonl/journal_lines.h"
 #include "rockpoint/jsonl_checkpointer.h"
+#include "rockpoint/postgres_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
 
@@ -21,6 +22,10 @@ constexpr size_t kMaxHeaderBytes = 4096;
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() &&
          text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool IsPostgresUrl(std::string_view path) {
+  return path.starts_with("postgresql://") || path.starts_with("postgres://");
 }
 
 bool HasSqliteHeader(const std::string& path) {
@@ -139,6 +144,8 @@ const char* BackendName(Backend backend) {
       return "sqlite";
     case Backend::kJsonl:
       return "jsonl";
+    case Backend::kPostgres:
+      return "postgres";
   }
   return "?";
 }
@@ -147,13 +154,15 @@ Result<Backend> ParseBackend(std::string_view name) {
   if (name == "rocksdb") return Backend::kRocksDb;
   if (name == "sqlite") return Backend::kSqlite;
   if (name == "jsonl") return Backend::kJsonl;
+  if (name == "postgres") return Backend::kPostgres;
   if (name == "memory") {
     return Status::InvalidArgument(
         "--backend memory is gone: .jsonl stores are journals now "
         "(--backend jsonl); load an old memory file with `rockpoint import "
         "OLD.jsonl --store NEW.jsonl`");
   }
-  return Status::InvalidArgument("--backend must be rocksdb, sqlite or jsonl");
+  return Status::InvalidArgument(
+      "--backend must be rocksdb, sqlite, jsonl or postgres");
 }
 
 Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
@@ -166,6 +175,11 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   std::unique_ptr<Store> store(new Store());
   store->path_ = path;
   store->access_ = access;
+  if ((!forced && IsPostgresUrl(path)) || forced == Backend::kPostgres) {
+    store->backend_ = Backend::kPostgres;
+    RP_RETURN_IF_ERROR(store->OpenPostgres());
+    return store;
+  }
   std::error_code error;
   const bool exists = fs::exists(path, error);
   const bool create = access == Access::kCreate || access == Access::kImport;
@@ -191,6 +205,8 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
       if (exists && forced) RP_RETURN_IF_ERROR(CheckJournalFile(path));
       opened = store->OpenJsonl();
       break;
+    case Backend::kPostgres:
+      break;  // opened above.
   }
   if (!opened.ok()) {
     store->Discard();  // removes only what this Open created.
@@ -251,6 +267,15 @@ Status Store::OpenJsonl() {
   std::unique_ptr<JsonlCheckpointer> journal = std::move(opened).value();
   jsonl_ = journal.get();
   checkpointer_ = std::move(journal);
+  return Status::OK();
+}
+
+Status Store::OpenPostgres() {
+  PostgresOptions options;
+  options.url = path_;
+  options.read_only = access_ == Access::kRead;
+  options.create_if_missing = access_ != Access::kRead;
+  RP_ASSIGN_OR_RETURN(checkpointer_, PostgresCheckpointer::Open(options));
   return Status::OK();
 }
 

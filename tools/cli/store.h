@@ -11,6 +11,13 @@
 // Access::kCreate or kImport, as a journal (".jsonl"), a SQLite database
 // (".db", ".sqlite", ".sqlite3") or a RocksDB directory (else).
 //
+// A PostgreSQL connection URL (postgresql://... or postgres://..., or any
+// libpq connection string with --backend postgres) is a PostgreSQL store
+// (PostgresCheckpointer, on LangGraph's PostgresSaver tables): read commands
+// run READ ONLY transactions and create nothing; other commands create
+// LangGraph's tables and rockpoint's additive objects when missing. Nothing
+// is ever dropped.
+//
 // Read-only commands (kRead) open RocksDB, SQLite and journals read-only: no
 // lock taken, nothing written, so they work while another process writes.
 // A writer opens a journal read-write, which locks it: a second writer is
@@ -35,7 +42,7 @@ class RocksDbCheckpointer;
 
 namespace rockpoint::cli {
 
-enum class Backend { kRocksDb, kSqlite, kJsonl };
+enum class Backend { kRocksDb, kSqlite, kJsonl, kPostgres };
 enum class Access {
   kRead,    // never writes; the store must exist.
   kWrite,   // writes; the store must exist.
@@ -46,8 +53,8 @@ enum class Access {
 };
 
 const char* BackendName(Backend backend);
-// "rocksdb" | "sqlite" | "jsonl"; InvalidArgument otherwise ("memory", the
-// old memory files, says how to convert one).
+// "rocksdb" | "sqlite" | "jsonl" | "postgres"; InvalidArgument otherwise
+// ("memory", the old memory files, says how to convert one).
 Result<Backend> ParseBackend(std::string_view name);
 
 // What the first line of a file says it is.
@@ -79,7 +86,8 @@ class Store {
   // The JSONL backend, or nullptr for another backend.
   JsonlCheckpointer* jsonl() const { return jsonl_; }
 
-  // Whether Open created the store (the path did not exist).
+  // Whether Open created the store (the path did not exist; never for
+  // PostgreSQL).
   bool created() const { return created_; }
 
   // Makes the command's changes durable: a store opened with kImport is
@@ -98,6 +106,7 @@ class Store {
   Status OpenRocksDb(bool exists);
   Status OpenSqlite(bool exists);
   Status OpenJsonl();
+  Status OpenPostgres();
 
   // Checkpointer::Close: syncs what was written and releases the store.
   Status CloseAndSync();

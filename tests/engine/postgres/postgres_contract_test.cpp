@@ -15,16 +15,17 @@ namespace {
 
 // The database of this binary's contract cases, created once.
 const std::string& ContractDatabase() {
-  static const std::string url =
-      rockpoint::testing::FreshDatabase("contract");
+  static const std::string url = rockpoint::testing::FreshDatabase("contract");
   return url;
 }
 
 class PostgresHarness {
  public:
   static constexpr const char* kName = "postgres";
-  // PostgreSQL keeps LangGraph's TEXT keys (rockpoint/postgres_checkpointer.h).
+  // LangGraph's schema: TEXT keys, writes keyed by (task_id, idx)
+  // (rockpoint/postgres_checkpointer.h).
   static constexpr bool kTextIds = true;
+  static constexpr bool kWritesKeyedByTask = true;
 
   PostgresHarness() {
     Empty();
@@ -39,11 +40,11 @@ class PostgresHarness {
  private:
   static void Empty() {
     PGconn* conn = PQconnectdb(ContractDatabase().c_str());
-    PGresult* result = PQexec(
-        conn,
-        "DO $$ BEGIN IF to_regclass('checkpoints') IS NOT NULL THEN "
-        "TRUNCATE checkpoints, checkpoint_blobs, checkpoint_writes, "
-        "rockpoint_checkpoints; END IF; END $$");
+    PGresult* result =
+        PQexec(conn,
+               "DO $$ BEGIN IF to_regclass('checkpoints') IS NOT NULL THEN "
+               "TRUNCATE checkpoints, checkpoint_blobs, checkpoint_writes, "
+               "rockpoint_checkpoints; END IF; END $$");
     const bool ok = PQresultStatus(result) == PGRES_COMMAND_OK;
     std::string message = PQresultErrorMessage(result);
     PQclear(result);
