@@ -1,9 +1,551 @@
-// TEMPORARY (not for main): replaced by the retention helper.
+// delete_thread, delete_for_runs, copy_thread, hide_checkpoint and prune:
+// each call is one transaction (one pipeline, or InTransaction when it reads
+// before it writes) holding the exclusive advisory lock of every thread it
+// reads or changes, taken in byte order of the thread ids so that calls
+// locking several threads do not deadlock (unless two ids share a hashtext
+// lock key; PostgreSQL then fails one call with Busy).
+//
+// delete_for_runs and prune(keep_latest) re-derive, per affected (thread,
+// ns), which checkpoints the survivors' delta histories need
+// (docs/CONTRACT.md "Delta safety"), as the SQLite backend does: the
+// namespace's checkpoints and which (channel, version) pairs hold a value
+// are read once, the walk runs in memory, and only the changes are written
+// back. Values no remaining checkpoint of the namespace names go in SQL.
+//
+// Ids that no TEXT column holds (pg::IsStorableText) name nothing stored:
+// deleting, hiding, pruning or copying from one finds nothing.
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/delta_retention.h"
 #include "engine/postgres/postgres_impl.h"
+#include "engine/validation.h"
+
 namespace rockpoint {
-Status PostgresCheckpointer::Impl::DeleteThread(std::string_view) { return Status::IOError("todo"); }
-Status PostgresCheckpointer::Impl::DeleteForRuns(const std::vector<std::string>&) { return Status::IOError("todo"); }
-Status PostgresCheckpointer::Impl::CopyThread(std::string_view, std::string_view) { return Status::IOError("todo"); }
-Status PostgresCheckpointer::Impl::HideCheckpoint(const CheckpointConfig&) { return Status::IOError("todo"); }
-Status PostgresCheckpointer::Impl::Prune(const std::vector<std::string>&, PruneStrategy, size_t) { return Status::IOError("todo"); }
+namespace {
+
+using Impl = PostgresCheckpointer::Impl;
+
+// (channel, checkpoint_blobs.version) of a value.
+using ValueKey = std::pair<std::string, std::string>;
+
+// What retention reads of one (thread, ns).
+struct Namespace {
+  // Every checkpoint, hidden ones included, by id.
+  std::map<std::string, PgHeader> nodes;
+  // The pairs that hold a value: a checkpoint_blobs row other than
+  // LangGraph's "empty" marker, or a value LangGraph inlined in a
+  // checkpoint that names the pair.
+  std::set<ValueKey> values;
+};
+// By checkpoint_ns.
+using ThreadNamespaces = std::map<std::string, Namespace>;
+// thread_id -> checkpoint_ns -> checkpoint ids.
+using Scopes =
+    std::map<std::string, std::map<std::string, std::set<std::string>>>;
+
+// Every table's rows of the threads $1 (text[]).
+constexpr const char* kDeleteThreads[] = {
+    "DELETE FROM checkpoints WHERE thread_id = ANY($1::text[])",
+    "DELETE FROM checkpoint_blobs WHERE thread_id = ANY($1::text[])",
+    "DELETE FROM checkpoint_writes WHERE thread_id = ANY($1::text[])",
+    "DELETE FROM {rp} WHERE thread_id = ANY($1::text[])",
+};
+
+// The checkpoints $3 (text[]) of (thread $1, ns $2): their rows, writes and
+// side rows.
+constexpr const char* kDeleteCheckpoints[] = {
+    "DELETE FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 "
+    "AND checkpoint_id = ANY($3::text[])",
+    "DELETE FROM checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = "
+    "$2 AND checkpoint_id = ANY($3::text[])",
+    "DELETE FROM {rp} WHERE thread_id = $1 AND checkpoint_ns = $2 "
+    "AND checkpoint_id = ANY($3::text[])",
+};
+
+// Hides the checkpoints $3 (text[]) of (thread $1, ns $2), adding the side
+// row of one LangGraph wrote (stored_channels NULL keeps it LangGraph's).
+constexpr const char* kHideCheckpoints =
+    "INSERT INTO {rp} (thread_id, checkpoint_ns, checkpoint_id, hidden) "
+    "SELECT $1::text, $2::text, id, true FROM unnest($3::text[]) AS id "
+    "ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) "
+    "DO UPDATE SET hidden = true";
+
+// Hides checkpoint ($1, $2, $3) if it exists: one row affected, else none.
+constexpr const char* kHideCheckpoint =
+    "INSERT INTO {rp} (thread_id, checkpoint_ns, checkpoint_id, hidden) "
+    "SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id, true "
+    "FROM checkpoints c WHERE c.thread_id = $1 AND c.checkpoint_ns = $2 AND "
+    "c.checkpoint_id = $3 "
+    "ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) "
+    "DO UPDATE SET hidden = true";
+
+constexpr const char* kHasCheckpoints =
+    "SELECT EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = $1)";
+
+// Side rows the thread $1, which has no checkpoints, kept of checkpoints
+// deleted without them (LangGraph's delete_thread leaves them).
+constexpr const char* kDeleteOrphanSideRows =
+    "DELETE FROM {rp} WHERE thread_id = $1";
+
+// Copies thread $1 into thread $2, which holds no checkpoint and no side
+// row (see CopyThread): values under a copied key are replaced, and so are
+// the writes of every checkpoint id the source has writes for, as a whole.
+// Side rows are copied for the source's checkpoints only.
+constexpr const char* kCopyThread[] = {
+    "INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
+    "parent_checkpoint_id, type, checkpoint, metadata) SELECT $2::text, "
+    "checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, "
+    "metadata FROM checkpoints WHERE thread_id = $1",
+    "INSERT INTO {rp} (thread_id, checkpoint_ns, checkpoint_id, hidden, "
+    "stored_channels, pending_sends) SELECT $2::text, r.checkpoint_ns, "
+    "r.checkpoint_id, r.hidden, r.stored_channels, r.pending_sends "
+    "FROM {rp} r JOIN checkpoints c ON c.thread_id = r.thread_id "
+    "AND c.checkpoint_ns = r.checkpoint_ns "
+    "AND c.checkpoint_id = r.checkpoint_id WHERE r.thread_id = $1",
+    "INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, "
+    "version, type, blob) SELECT $2::text, checkpoint_ns, channel, version, "
+    "type, blob FROM checkpoint_blobs WHERE thread_id = $1 "
+    "ON CONFLICT (thread_id, checkpoint_ns, channel, version) "
+    "DO UPDATE SET type = EXCLUDED.type, blob = EXCLUDED.blob",
+    "DELETE FROM checkpoint_writes WHERE thread_id = $2 AND "
+    "(checkpoint_ns, checkpoint_id) IN (SELECT checkpoint_ns, checkpoint_id "
+    "FROM checkpoint_writes WHERE thread_id = $1)",
+    "INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, "
+    "task_id, task_path, idx, channel, type, blob) SELECT $2::text, "
+    "checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, "
+    "blob FROM checkpoint_writes WHERE thread_id = $1",
+};
+
+// Visible checkpoints whose metadata run_id is a string in $1 (text[]); the
+// run_id index serves it.
+constexpr const char* kPlainRunCondition =
+    "jsonb_typeof(c.metadata -> 'run_id') = 'string' AND "
+    "c.metadata ->> 'run_id' = ANY($1::text[])";
+// Visible checkpoints whose run_id may hide in a tag object (pg_codec.h):
+// the whole metadata is one, or run_id is (a string that JSON cannot hold).
+constexpr const char* kTaggedRunCondition =
+    "(c.metadata ? '$rockpoint' OR "
+    "jsonb_typeof(c.metadata -> 'run_id') = 'object')";
+
+std::string RowName(std::string_view thread, std::string_view ns,
+                    std::string_view id) {
+  return "checkpoints row " + pg::KeyName(thread, ns, id);
 }
+
+// The SELECT of kCheckpointColumns of the checkpoints `where` selects.
+std::string NodesSql(std::string_view where) {
+  return std::string("WITH cp AS (SELECT ") + kCteColumns + " FROM " +
+         kCheckpointFrom + " WHERE " + std::string(where) + ") SELECT " +
+         kCheckpointColumns + " FROM cp";
+}
+
+// The visible checkpoints that kPlainRunCondition (run ids $1) or
+// kTaggedRunCondition (then with the metadata) selects: (thread, ns, id
+// [, metadata]), of the threads $2, or $1 when tagged, (text[]) when
+// `in_threads`.
+std::string RunsSql(bool tagged, bool in_threads) {
+  std::string sql = std::string("SELECT c.thread_id, c.checkpoint_ns, ") +
+                    "c.checkpoint_id" + (tagged ? ", c.metadata::text" : "") +
+                    " FROM " + kCheckpointFrom + " WHERE r.hidden IS NOT TRUE" +
+                    " AND " +
+                    (tagged ? kTaggedRunCondition : kPlainRunCondition);
+  if (in_threads) {
+    sql += std::string(" AND c.thread_id = ANY($") + (tagged ? "1" : "2") +
+           "::text[])";
+  }
+  return sql;
+}
+
+// Deletes the values of (thread $1, ns $2) that no checkpoint of it names.
+std::string UnreferencedValuesSql() {
+  return "DELETE FROM checkpoint_blobs b WHERE b.thread_id = $1 AND "
+         "b.checkpoint_ns = $2 AND NOT EXISTS (SELECT 1 FROM checkpoints c "
+         "CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(c.checkpoint "
+         "-> 'channel_versions') = 'object' THEN c.checkpoint -> "
+         "'channel_versions' END) AS v WHERE c.thread_id = $1 AND "
+         "c.checkpoint_ns = $2 AND v.key = b.channel AND " +
+         pg::VersionKeySql("v.value") + " = b.version)";
+}
+
+pg::Param TextArray(const std::set<std::string>& items) {
+  return pg::Text(pg::TextArrayLiteral(
+      std::vector<std::string>(items.begin(), items.end())));
+}
+
+// The exclusive locks of `threads`, in byte order.
+std::vector<pg::Query> LockQueries(Impl& impl,
+                                   const std::set<std::string>& threads) {
+  std::vector<pg::Query> queries;
+  for (const std::string& thread : threads) {
+    queries.push_back(impl.LockThread(thread, /*exclusive=*/true));
+  }
+  return queries;
+}
+
+template <typename T>
+void Append(std::vector<T>& to, std::vector<T> items) {
+  for (T& item : items) to.push_back(std::move(item));
+}
+
+// Deletes every row of `threads` in every table, under their locks.
+Status DeleteThreads(Impl& impl, const std::set<std::string>& threads) {
+  std::vector<pg::Query> queries = LockQueries(impl, threads);
+  int n = 0;
+  for (const char* sql : kDeleteThreads) {
+    queries.push_back(pg::Query{
+        &impl.Stmt("rp_ret_delete_threads_" + std::to_string(n++), sql),
+        "",
+        {TextArray(threads)}});
+  }
+  RP_ASSIGN_OR_RETURN(Impl::Lease lease, impl.Acquire());
+  return lease->Run(queries).status();
+}
+
+// Every checkpoint of `thread` (only those of `namespaces` when given), and
+// the pairs holding a value in the namespaces that have checkpoints.
+// Corruption naming the row when a checkpoint does not decode.
+Result<ThreadNamespaces> ReadNamespaces(
+    Impl& impl, pg::Connection& connection, const std::string& thread,
+    const std::set<std::string>* namespaces) {
+  static const std::string kNodes = NodesSql("c.thread_id = $1");
+  static const std::string kNodesIn =
+      NodesSql("c.thread_id = $1 AND c.checkpoint_ns = ANY($2::text[])");
+  constexpr const char* kValues =
+      "SELECT checkpoint_ns, channel, version FROM checkpoint_blobs "
+      "WHERE thread_id = $1 AND type <> 'empty'";
+  constexpr const char* kValuesIn =
+      "SELECT checkpoint_ns, channel, version FROM checkpoint_blobs "
+      "WHERE thread_id = $1 AND checkpoint_ns = ANY($2::text[]) "
+      "AND type <> 'empty'";
+  pg::Params params = {pg::Text(thread)};
+  if (namespaces) params.push_back(TextArray(*namespaces));
+  RP_ASSIGN_OR_RETURN(
+      std::vector<pg::Rows> rows,
+      connection.Run(
+          {pg::Query{namespaces ? &impl.Stmt("rp_ret_nodes_in", kNodesIn)
+                                : &impl.Stmt("rp_ret_nodes", kNodes),
+                     "", params},
+           pg::Query{namespaces ? &impl.Stmt("rp_ret_values_in", kValuesIn)
+                                : &impl.Stmt("rp_ret_values", kValues),
+                     "", params}}));
+  ThreadNamespaces out;
+  for (int i = 0; i < rows[0].size(); ++i) {
+    const PgCheckpointRow row = ReadCheckpointRow(rows[0], i);
+    RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(row));
+    Namespace& ns = out[row.checkpoint_ns];
+    for (const std::string& channel : header.inline_channels) {
+      const auto version = header.header.channel_versions.find(channel);
+      if (version == header.header.channel_versions.end()) continue;
+      ns.values.emplace(channel, pg::VersionKey(version->second));
+    }
+    ns.nodes.emplace(row.checkpoint_id, std::move(header));
+  }
+  for (int i = 0; i < rows[1].size(); ++i) {
+    const auto ns = out.find(rows[1].GetString(i, 0));
+    if (ns == out.end()) continue;  // no checkpoint: left alone.
+    ns->second.values.emplace(rows[1].GetString(i, 1), rows[1].GetString(i, 2));
+  }
+  return out;
+}
+
+bool Survives(const std::string& id, const PgHeader& node,
+              const std::set<std::string>& doomed) {
+  return !node.header.hidden && !doomed.contains(id);
+}
+
+// The ancestors the survivors' (visible, not doomed) delta histories run
+// through.
+std::set<std::string> NeededAncestors(const Namespace& ns,
+                                      const std::set<std::string>& doomed) {
+  std::set<std::string> survivors;
+  for (const auto& [id, node] : ns.nodes) {
+    if (Survives(id, node, doomed)) survivors.insert(id);
+  }
+  return DeltaNeededAncestors(
+      survivors,
+      [&](const std::string& id) -> const serde::CheckpointHeader* {
+        const auto node = ns.nodes.find(id);
+        return node == ns.nodes.end() ? nullptr : &node->second.header;
+      },
+      [&](const std::string& channel, const ChannelVersion& version) {
+        return ns.values.contains(ValueKey(channel, pg::VersionKey(version)));
+      });
+}
+
+// The statements that leave (thread, ns) holding its survivors and what
+// their delta histories need: a needed checkpoint that is not a survivor
+// stays hidden (with its values and writes), every other checkpoint that is
+// not a survivor goes with its writes and side row, and so do the values no
+// remaining checkpoint of the namespace names.
+std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
+                                     const std::string& ns,
+                                     const Namespace& nodes,
+                                     const std::set<std::string>& doomed) {
+  const std::set<std::string> needed = NeededAncestors(nodes, doomed);
+  std::set<std::string> hide;
+  std::set<std::string> remove;
+  for (const auto& [id, node] : nodes.nodes) {
+    if (Survives(id, node, doomed)) continue;
+    if (!needed.contains(id)) {
+      remove.insert(id);
+    } else if (!node.header.hidden) {
+      hide.insert(id);
+    }
+  }
+  std::vector<pg::Query> queries;
+  if (!hide.empty()) {
+    queries.push_back(
+        pg::Query{&impl.Stmt("rp_ret_hide_ids", kHideCheckpoints),
+                  "",
+                  {pg::Text(thread), pg::Text(ns), TextArray(hide)}});
+  }
+  if (!remove.empty()) {
+    int n = 0;
+    for (const char* sql : kDeleteCheckpoints) {
+      queries.push_back(
+          pg::Query{&impl.Stmt("rp_ret_delete_ids_" + std::to_string(n++), sql),
+                    "",
+                    {pg::Text(thread), pg::Text(ns), TextArray(remove)}});
+    }
+  }
+  static const std::string kUnreferenced = UnreferencedValuesSql();
+  queries.push_back(
+      pg::Query{&impl.Stmt("rp_ret_unreferenced_values", kUnreferenced),
+                "",
+                {pg::Text(thread), pg::Text(ns)}});
+  return queries;
+}
+
+// Applies RetainQueries to the namespaces `doomed` names (each with its
+// doomed ids) of `thread`.
+Status RetainThread(
+    Impl& impl, pg::Connection& connection, const std::string& thread,
+    const std::map<std::string, std::set<std::string>>& doomed) {
+  std::set<std::string> namespaces;
+  for (const auto& [ns, ids] : doomed) namespaces.insert(ns);
+  RP_ASSIGN_OR_RETURN(const ThreadNamespaces read,
+                      ReadNamespaces(impl, connection, thread, &namespaces));
+  std::vector<pg::Query> queries;
+  for (const auto& [ns, nodes] : read) {
+    Append(queries, RetainQueries(impl, thread, ns, nodes, doomed.at(ns)));
+  }
+  if (queries.empty()) return Status::OK();
+  return connection.Run(queries).status();
+}
+
+// Prune(kKeepLatest) of one thread: per namespace, the visible checkpoints
+// beyond the newest `keep_last` (byte order of ids) are doomed. Every
+// namespace is re-derived, so hidden checkpoints nothing needs any more and
+// unreferenced values go too.
+Status KeepLatest(Impl& impl, pg::Connection& connection,
+                  const std::string& thread, size_t keep_last) {
+  RP_ASSIGN_OR_RETURN(const ThreadNamespaces read,
+                      ReadNamespaces(impl, connection, thread, nullptr));
+  std::vector<pg::Query> queries;
+  for (const auto& [ns, nodes] : read) {
+    std::set<std::string> doomed;
+    size_t visible = 0;
+    for (auto node = nodes.nodes.rbegin(); node != nodes.nodes.rend(); ++node) {
+      if (!node->second.header.hidden && ++visible > keep_last) {
+        doomed.insert(node->first);
+      }
+    }
+    Append(queries, RetainQueries(impl, thread, ns, nodes, doomed));
+  }
+  if (queries.empty()) return Status::OK();
+  return connection.Run(queries).status();
+}
+
+// The run ids of a delete_for_runs.
+struct RunIds {
+  std::set<std::string> all;
+  // Those a text[] parameter holds; the others can only be stored inside a
+  // tag object.
+  std::set<std::string> plain;
+};
+
+RunIds ToRunIds(const std::vector<std::string>& run_ids) {
+  RunIds out;
+  for (const std::string& run_id : run_ids) {
+    out.all.insert(run_id);
+    if (pg::IsStorableText(run_id, std::string::npos)) out.plain.insert(run_id);
+  }
+  return out;
+}
+
+// Adds the tagged candidates of `rows` (thread, ns, id, metadata) whose
+// decoded metadata run_id is a string in `runs`.
+Status AddTaggedMatches(const pg::Rows& rows, const RunIds& runs, Scopes& out) {
+  for (int i = 0; i < rows.size(); ++i) {
+    const std::string thread = rows.GetString(i, 0);
+    const std::string ns = rows.GetString(i, 1);
+    const std::string id = rows.GetString(i, 2);
+    RP_ASSIGN_OR_RETURN(
+        const Value metadata,
+        pg::MetadataFromJson(rows.Get(i, 3),
+                             RowName(thread, ns, id) + " metadata"));
+    const Value* run_id = metadata.Find("run_id");
+    if (run_id != nullptr && run_id->is_string() &&
+        runs.all.contains(run_id->as_string())) {
+      out[thread][ns].insert(id);
+    }
+  }
+  return Status::OK();
+}
+
+// The visible checkpoints whose metadata run_id is a string in `runs`, of
+// every thread, or of `threads` when given.
+Result<Scopes> FindRunCheckpoints(Impl& impl, pg::Connection& connection,
+                                  const RunIds& runs,
+                                  const std::set<std::string>* threads) {
+  const std::string suffix = threads ? "_in" : "";
+  pg::Params in_threads;
+  if (threads) in_threads.push_back(TextArray(*threads));
+  std::vector<pg::Query> queries;
+  if (!runs.plain.empty()) {
+    pg::Params params = {TextArray(runs.plain)};
+    Append(params, in_threads);
+    queries.push_back(
+        pg::Query{&impl.Stmt("rp_ret_runs" + suffix, RunsSql(false, threads)),
+                  "", std::move(params)});
+  }
+  queries.push_back(pg::Query{
+      &impl.Stmt("rp_ret_runs_tagged" + suffix, RunsSql(true, threads)), "",
+      std::move(in_threads)});
+  RP_ASSIGN_OR_RETURN(std::vector<pg::Rows> rows, connection.Run(queries));
+  Scopes out;
+  if (!runs.plain.empty()) {
+    for (int i = 0; i < rows[0].size(); ++i) {
+      out[rows[0].GetString(i, 0)][rows[0].GetString(i, 1)].insert(
+          rows[0].GetString(i, 2));
+    }
+  }
+  RP_RETURN_IF_ERROR(AddTaggedMatches(rows.back(), runs, out));
+  return out;
+}
+
+}  // namespace
+
+Status PostgresCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  RP_RETURN_IF_ERROR(CheckWritable());
+  if (!pg::IsStorableText(thread_id, limits().max_id_bytes)) {
+    return Status::OK();  // nothing is stored under it.
+  }
+  return DeleteThreads(*this, {std::string(thread_id)});
+}
+
+Status PostgresCheckpointer::Impl::DeleteForRuns(
+    const std::vector<std::string>& run_ids) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  RP_RETURN_IF_ERROR(CheckWritable());
+  if (run_ids.empty()) return Status::OK();
+  const RunIds runs = ToRunIds(run_ids);
+  return InTransaction([&](pg::Connection& connection) -> Status {
+    // Find the threads, lock them, then read again under the locks: a put
+    // may have changed them in between.
+    RP_ASSIGN_OR_RETURN(
+        const Scopes found,
+        FindRunCheckpoints(*this, connection, runs, /*threads=*/nullptr));
+    if (found.empty()) return Status::OK();
+    std::set<std::string> threads;
+    for (const auto& [thread, namespaces] : found) threads.insert(thread);
+    RP_RETURN_IF_ERROR(connection.Run(LockQueries(*this, threads)).status());
+    RP_ASSIGN_OR_RETURN(const Scopes doomed,
+                        FindRunCheckpoints(*this, connection, runs, &threads));
+    for (const auto& [thread, namespaces] : doomed) {
+      RP_RETURN_IF_ERROR(RetainThread(*this, connection, thread, namespaces));
+    }
+    return Status::OK();
+  });
+}
+
+Status PostgresCheckpointer::Impl::CopyThread(std::string_view source,
+                                              std::string_view target) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  RP_RETURN_IF_ERROR(CheckWritable());
+  const size_t max = limits().max_id_bytes;
+  RP_RETURN_IF_ERROR(pg::CheckStorableText("target", target, max));
+  // An unknown source copies nothing, but the target is checked all the
+  // same; a thread copied onto itself is refused unless it is empty, when
+  // the copy is a no-op.
+  const bool copies = source != target && pg::IsStorableText(source, max);
+  std::set<std::string> threads = {std::string(target)};
+  if (copies) threads.emplace(source);
+  return InTransaction([&](pg::Connection& connection) -> Status {
+    std::vector<pg::Query> queries = LockQueries(*this, threads);
+    queries.push_back(
+        pg::Query{&Stmt("rp_ret_has_checkpoints", kHasCheckpoints),
+                  "",
+                  {pg::Text(target)}});
+    RP_ASSIGN_OR_RETURN(std::vector<pg::Rows> rows, connection.Run(queries));
+    if (rows.back().GetBool(0, 0)) return CopyTargetNotEmpty(target);
+    if (!copies) return Status::OK();
+    std::vector<pg::Query> copy = {pg::Query{
+        &Stmt("rp_ret_delete_orphan_side_rows", kDeleteOrphanSideRows),
+        "",
+        {pg::Text(target)}}};
+    int n = 0;
+    for (const char* sql : kCopyThread) {
+      copy.push_back(pg::Query{&Stmt("rp_ret_copy_" + std::to_string(n++), sql),
+                               "",
+                               {pg::Text(source), pg::Text(target)}});
+    }
+    return connection.Run(copy).status();
+  });
+}
+
+Status PostgresCheckpointer::Impl::HideCheckpoint(
+    const CheckpointConfig& config) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  RP_RETURN_IF_ERROR(CheckWritable());
+  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, limits()));
+  const size_t max = limits().max_id_bytes;
+  const std::string& thread_id = *config.thread_id;
+  if (!pg::IsStorableText(thread_id, max) ||
+      !pg::IsStorableText(NamespaceOf(config), max) ||
+      !pg::IsStorableText(*config.checkpoint_id, max)) {
+    return CheckpointToHideNotFound(config);  // nothing is stored there.
+  }
+  RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
+  RP_ASSIGN_OR_RETURN(
+      std::vector<pg::Rows> rows,
+      lease->Run({LockThread(thread_id, /*exclusive=*/true),
+                  pg::Query{&Stmt("rp_ret_hide_one", kHideCheckpoint),
+                            "",
+                            {pg::Text(thread_id), pg::Text(NamespaceOf(config)),
+                             pg::Text(*config.checkpoint_id)}}}));
+  if (rows[1].Affected() == 0) return CheckpointToHideNotFound(config);
+  return Status::OK();
+}
+
+Status PostgresCheckpointer::Impl::Prune(
+    const std::vector<std::string>& thread_ids, PruneStrategy strategy,
+    size_t keep_last) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  RP_RETURN_IF_ERROR(CheckWritable());
+  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
+  std::set<std::string> threads;
+  for (const std::string& thread : thread_ids) {
+    if (pg::IsStorableText(thread, limits().max_id_bytes)) {
+      threads.insert(thread);
+    }
+  }
+  if (threads.empty()) return Status::OK();
+  if (strategy == PruneStrategy::kDelete) {
+    return DeleteThreads(*this, threads);  // nothing survives to need.
+  }
+  return InTransaction([&](pg::Connection& connection) -> Status {
+    RP_RETURN_IF_ERROR(connection.Run(LockQueries(*this, threads)).status());
+    for (const std::string& thread : threads) {
+      RP_RETURN_IF_ERROR(KeepLatest(*this, connection, thread, keep_last));
+    }
+    return Status::OK();
+  });
+}
+
+}  // namespace rockpoint
