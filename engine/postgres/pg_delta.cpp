@@ -3,7 +3,8 @@
 //      target and its ancestors by parent link (hidden ones too), each with
 //      what it says about the requested channels. The CTE tracks which
 //      channels are still open and stops once none is, at a root, at a
-//      missing parent, or at a parent cycle (CYCLE clause). The walk itself
+//      missing parent, or after as many steps as (thread, ns) has
+//      checkpoints (only a parent cycle walks that far). The walk itself
 //      (which ancestor seeds which channel, Corruption) is decided here in
 //      C++ from those rows, as SQLite's WalkAncestors decides it.
 //   2. the visited ancestors' writes to the requested channels and the seed
@@ -69,13 +70,12 @@ constexpr const char* kOpenChannels = R"sql(
 // row per step, by depth: depth, checkpoint_id, parent id, the checkpoint
 // with channel_versions and channel_values restricted to $3 (text; NULL at
 // depth 0), the side row's stored_channels (text), the open channels with a
-// blob row and those with a value (JSON arrays), and is_cycle (the step
-// reached an id already walked; its row ends the walk). `open` is the
+// blob row and those with a value (JSON arrays). `open` is the
 // channels still open after a step; the next step is taken only while one
 // is. The parent is read by its key in a LATERAL ... LIMIT 1, which the
 // planner cannot flatten into a join that scans the thread at every step.
-// CYCLE carries the path of ids walked, so a walk d steps deep costs O(d^2)
-// on the server.
+// A parent cycle is found here in C++ (FollowChain); the bound on depth only
+// ends the server's side of such a walk, linear in its length.
 constexpr const char* kWalk = R"sql(
 WITH RECURSIVE chain(depth, checkpoint_id, parent_id, checkpoint, stored,
                      present, valued, open) AS (
@@ -101,13 +101,15 @@ WITH RECURSIVE chain(depth, checkpoint_id, parent_id, checkpoint, stored,
                       '{}'::text[]) AS open
         FROM ({open_channels}) o) s
    WHERE cardinality(chain.open) > 0
-) CYCLE checkpoint_id SET is_cycle USING path
+     AND chain.depth < (SELECT count(*) FROM checkpoints
+                         WHERE thread_id = $1 AND checkpoint_ns = $2)
+)
 SELECT depth, checkpoint_id, parent_id,
        (CASE WHEN jsonb_typeof(checkpoint) = 'object' THEN
           jsonb_build_object('channel_versions', {versions},
                              'channel_values', {values})
         ELSE checkpoint END)::text,
-       stored::text, present::text, valued::text, is_cycle
+       stored::text, present::text, valued::text
   FROM chain ORDER BY depth)sql";
 
 // The writes of the visited ancestors ($3) to the requested channels ($4).
@@ -163,7 +165,6 @@ enum WalkColumn {
   kStored,
   kPresent,
   kValued,
-  kIsCycle,
 };
 
 // The call's keys: storable ids, and the requested channels that are
@@ -277,12 +278,13 @@ Status TakeSeeds(const Request& request, const Step& step,
 
 // Walks the rows of kWalk after the target (rows[0]): depth 1, 2, ...
 // while a channel is open, ending at the last row (a root or a missing
-// parent) or before a cycle row.
+// parent) or before the first id walked twice (a parent cycle).
 Result<Walk> FollowChain(const pg::Rows& rows, const Request& request) {
   Walk walk;
   std::set<std::string> open(request.channels.begin(), request.channels.end());
+  std::set<std::string> walked = {rows.GetString(0, kId)};
   for (int i = 1; i < rows.size() && !open.empty(); ++i) {
-    if (rows.GetBool(i, kIsCycle)) break;
+    if (!walked.insert(rows.GetString(i, kId)).second) break;
     RP_ASSIGN_OR_RETURN(Step step, ReadStep(rows, i, request));
     RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(step.row));
     walk.visited.push_back(Visited{step.row.checkpoint_id, open});

@@ -66,7 +66,9 @@ std::vector<std::string> TupleQueries(std::string_view cte,
       with +
           "SELECT cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, v.key, "
           "b.type, b.blob FROM cp CROSS JOIN LATERAL "
-          "jsonb_each(cp.checkpoint -> 'channel_versions') AS v "
+          "jsonb_each(CASE WHEN jsonb_typeof(cp.checkpoint -> "
+          "'channel_versions') = 'object' THEN cp.checkpoint -> "
+          "'channel_versions' ELSE '{}' END) AS v "
           "JOIN checkpoint_blobs b ON b.thread_id = cp.thread_id "
           "AND b.checkpoint_ns = cp.checkpoint_ns AND b.channel = v.key "
           "AND b.version = " +
