@@ -60,6 +60,9 @@ bool WriteOrder(const PendingWrite& a, const PendingWrite& b) {
 std::vector<std::string> TupleQueries(std::string_view cte,
                                       std::string_view order_by) {
   const std::string with = "WITH cp AS (" + std::string(cte) + ") ";
+  // Values and writes are looked up per checkpoint (and per channel) by
+  // primary key: a LATERAL with OFFSET 0 keeps the planner from turning the
+  // lookup into a join that reads every row of the thread.
   return {
       with + "SELECT " + kCheckpointColumns + " FROM cp ORDER BY " +
           std::string(order_by),
@@ -69,16 +72,18 @@ std::vector<std::string> TupleQueries(std::string_view cte,
           "jsonb_each(CASE WHEN jsonb_typeof(cp.checkpoint -> "
           "'channel_versions') = 'object' THEN cp.checkpoint -> "
           "'channel_versions' ELSE '{}' END) AS v "
-          "JOIN checkpoint_blobs b ON b.thread_id = cp.thread_id "
+          "CROSS JOIN LATERAL (SELECT b.type, b.blob FROM checkpoint_blobs b "
+          "WHERE b.thread_id = cp.thread_id "
           "AND b.checkpoint_ns = cp.checkpoint_ns AND b.channel = v.key "
           "AND b.version = " +
-          pg::VersionKeySql("v.value"),
+          pg::VersionKeySql("v.value") + " OFFSET 0) AS b",
       with +
           "SELECT cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, "
           "w.task_id, w.channel, w.type, w.blob, w.task_path, w.idx "
-          "FROM cp JOIN checkpoint_writes w ON w.thread_id = cp.thread_id "
+          "FROM cp CROSS JOIN LATERAL (SELECT * FROM checkpoint_writes w "
+          "WHERE w.thread_id = cp.thread_id "
           "AND w.checkpoint_ns = cp.checkpoint_ns "
-          "AND w.checkpoint_id = cp.checkpoint_id",
+          "AND w.checkpoint_id = cp.checkpoint_id OFFSET 0) AS w",
   };
 }
 

@@ -233,7 +233,7 @@ TEST_CASE(
       "jsonl)");
   CheckOneLineError(
       RunCli({"threads", "--backend", "nope", "--store", converted}),
-      "--backend must be rocksdb, sqlite or jsonl");
+      "--backend must be rocksdb, sqlite, jsonl or postgres");
 }
 
 TEST_CASE("files that are not journals are refused and left alone") {
