@@ -3,12 +3,17 @@
 // results.{md,csv,json}, storage_growth.csv and storage_growth.svg to --out.
 // Exit status: 0 on success, 1 if a store operation failed or an output
 // could not be written, 2 on bad flags.
+//
+// `rockpoint-bench --scaling-writer ...` is the scaling section's writer
+// process (RunScalingWriter), not a bench run.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
+#include <string_view>
 
 #include "bench/bench_options.h"
 #include "bench/machine_info.h"
@@ -40,7 +45,8 @@ Status RunSections(BenchContext& ctx) {
                               {"list", RunListSection},
                               {"delta", RunDeltaSection},
                               {"retention", RunRetentionSection},
-                              {"runtime", RunRuntimeSection}};
+                              {"runtime", RunRuntimeSection},
+                              {"scaling", RunScalingSection}};
   for (const Section& section : sections) {
     if (!ctx.options.Runs(section.name)) continue;
     std::fprintf(stderr, "[%s]\n", section.name);
@@ -71,18 +77,26 @@ Status WriteGrowthOutputs(const fs::path& out, const std::string& csv) {
   return WriteFile(out / "storage_growth.svg", svg);
 }
 
-// What to run and where the outputs go.
-void AddRunFlags(CLI::App& app, BenchOptions& options, bool& quick) {
+// What to run and where the outputs go. Returns the --postgres-url option
+// (its count() tells whether it was given).
+CLI::Option* AddRunFlags(CLI::App& app, BenchOptions& options, bool& quick,
+                         std::string& postgres_url) {
   app.add_flag("--quick", quick, "small CI workload (seconds)");
+  CLI::Option* postgres = app.add_option(
+      "--postgres-url", postgres_url,
+      "PostgreSQL server of the postgres subject and the scaling "
+      "section (default: $ROCKPOINT_BENCH_POSTGRES_URL, else "
+      "$ROCKPOINT_TEST_POSTGRES_URL, else "
+      "$ROCKPOINT_TEST_POSTGRES_DEFAULT_URL; empty: none)");
   app.add_option("--out", options.out_dir, "output directory")
       ->capture_default_str();
   app.add_option("--work-dir", options.work_dir,
                  "scratch directory for the stores (default: a temp dir)");
   app.add_option("--sections", options.sections,
-                 "put get list delta retention storage runtime")
+                 "put get list delta retention storage runtime scaling")
       ->delimiter(',')
-      ->check(CLI::IsMember(
-          {"put", "get", "list", "delta", "retention", "storage", "runtime"}));
+      ->check(CLI::IsMember({"put", "get", "list", "delta", "retention",
+                             "storage", "runtime", "scaling"}));
   app.add_option("--repetitions", options.repetitions)
       ->check(CLI::Range(1, 100));
   app.add_option("--warmup", options.warmup_ops, "warm-up calls per thread");
@@ -94,6 +108,7 @@ void AddRunFlags(CLI::App& app, BenchOptions& options, bool& quick) {
   app.add_option("--slow-ops", options.slow_ops,
                  "timed calls per repetition of slow operations")
       ->check(CLI::Range(size_t{1}, size_t{10000000}));
+  return postgres;
 }
 
 // The workload sizes.
@@ -118,6 +133,13 @@ void AddWorkloadFlags(CLI::App& app, BenchOptions& options) {
       ->check(CLI::PositiveNumber);
   app.add_option("--geometric-min-bytes", options.geometric_min_bytes,
                  "storage study: geometric snapshot policy min_bytes");
+  app.add_option("--writers", options.writers,
+                 "scaling: writer processes per measurement")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 256));
+  app.add_option("--scaling-puts", options.scaling_puts,
+                 "scaling: timed puts per writer process per repetition")
+      ->check(CLI::Range(size_t{1}, size_t{10000000}));
 }
 
 // Parses the flags into *options. Returns the exit status when the program
@@ -127,7 +149,9 @@ std::optional<int> ParseFlags(int argc, char** argv, BenchOptions* options) {
       "rockpoint-bench: rockpoint (RocksDB backend) against the SQLite "
       "and JSONL backends and raw RocksDB, and the storage-growth study"};
   bool quick = false;
-  AddRunFlags(app, *options, quick);
+  std::string postgres_url;
+  const CLI::Option* postgres_flag =
+      AddRunFlags(app, *options, quick, postgres_url);
   AddWorkloadFlags(app, *options);
   try {
     app.parse(argc, argv);
@@ -135,18 +159,22 @@ std::optional<int> ParseFlags(int argc, char** argv, BenchOptions* options) {
     return app.exit(error) == 0 ? 0 : 2;
   }
   if (quick) {
-    // --quick replaces every workload size; --out, --work-dir and
-    // --sections still apply.
+    // --quick replaces every workload size; --out, --work-dir,
+    // --sections and --postgres-url still apply.
     BenchOptions given = *options;
     ApplyQuick(options);
     options->out_dir = given.out_dir;
     options->work_dir = given.work_dir;
     options->sections = given.sections;
   }
+  ResolvePostgresUrl(postgres_flag->count() > 0
+                         ? std::optional<std::string>(postgres_url)
+                         : std::nullopt,
+                     options);
   for (const auto& list_empty :
        {options->state_bytes.empty(), options->channels.empty(),
         options->threads.empty(), options->chains.empty(),
-        options->turns.empty()}) {
+        options->turns.empty(), options->writers.empty()}) {
     if (list_empty) {
       std::cerr << "rockpoint-bench: a size list is empty\n";
       return 2;
@@ -161,8 +189,18 @@ Status RunBench(const BenchOptions& options, Report* report) {
   report->options = &options;
   report->machine = CollectMachineInfo();
   Stopwatch total;
-  RP_ASSIGN_OR_RETURN(auto scratch, Scratch::Create(options.work_dir));
-  BenchContext ctx{options, *scratch, {}, {}, {}};
+  auto created = Scratch::Create(options.work_dir, options.postgres_url);
+  if (!created.ok()) {
+    if (options.postgres_url.empty()) return created.status();
+    return Status::IOError(created.status().message() + " (the server of " +
+                           options.postgres_url_source +
+                           "; --postgres-url '' runs without postgres)");
+  }
+  std::unique_ptr<Scratch> scratch = std::move(created).value();
+  if (PostgresServer* server = scratch->postgres()) {
+    report->postgres = server->settings();
+  }
+  BenchContext ctx{options, *scratch, {}, {}, {}, {}};
   RP_RETURN_IF_ERROR(RunSections(ctx));
   if (options.Runs("storage")) {
     std::fprintf(stderr, "[storage]\n");
@@ -175,6 +213,7 @@ Status RunBench(const BenchOptions& options, Report* report) {
   report->results = std::move(ctx.results);
   report->not_done = std::move(ctx.not_done);
   report->facts = std::move(ctx.facts);
+  report->scaling = std::move(ctx.scaling);
   report->machine.load_end = LoadAverage();
   report->total_seconds = total.ElapsedMicros() / 1e6;
   report->targets = CheckTargets(*report);
@@ -200,6 +239,9 @@ Status WriteOutputs(const Report& report, const std::string& markdown,
 }
 
 int Main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == kScalingWriterFlag) {
+    return RunScalingWriter(argc, argv);
+  }
   BenchOptions options;
   if (std::optional<int> exit_status = ParseFlags(argc, argv, &options)) {
     return *exit_status;

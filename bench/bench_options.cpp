@@ -1,6 +1,7 @@
 #include "bench/bench_options.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 namespace rockpoint::bench {
@@ -41,6 +42,25 @@ void ApplyQuick(BenchOptions* options) {
   options->load_repetitions = 3;
   options->runtime_steps = 10;
   options->runtime_memory_steps = 500;
+  options->writers = {1, 2};
+  options->scaling_puts = 100;
+}
+
+void ResolvePostgresUrl(const std::optional<std::string>& flag,
+                        BenchOptions* options) {
+  if (flag) {
+    options->postgres_url = *flag;
+    options->postgres_url_source = flag->empty() ? "" : "--postgres-url";
+    return;
+  }
+  for (const char* variable : kPostgresUrlVariables) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0') {
+      options->postgres_url = value;
+      options->postgres_url_source = variable;
+      return;
+    }
+  }
 }
 
 }  // namespace rockpoint::bench

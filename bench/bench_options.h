@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,20 @@ struct BenchOptions {
   // Scratch directory for the stores (removed at exit). Default: a fresh
   // directory under the system temp directory.
   std::string work_dir;
-  // Sections to run: put, get, list, delta, retention, storage, runtime.
-  // Default: all.
-  std::vector<std::string> sections = {
-      "put", "get", "list", "delta", "retention", "storage", "runtime"};
+  // Sections to run: put, get, list, delta, retention, storage, runtime,
+  // scaling (runs only with a PostgreSQL server). Default: all.
+  std::vector<std::string> sections = {"put",     "get",       "list",
+                                       "delta",   "retention", "storage",
+                                       "runtime", "scaling"};
+
+  // The PostgreSQL server of the postgres subject and the scaling section
+  // (a libpq URL or key/value string; each store set gets a fresh database
+  // on it). Empty: postgres is left out of the run. Default: see
+  // ResolvePostgresUrl.
+  std::string postgres_url;
+  // Where postgres_url came from ("--postgres-url" or the environment
+  // variable's name), for the report; empty when there is none.
+  std::string postgres_url_source;
 
   // Timed repetitions of every measurement. Default: 3.
   int repetitions = 3;
@@ -80,6 +91,13 @@ struct BenchOptions {
   // Loads of the latest state timed per store. Default: 20.
   size_t load_repetitions = 20;
 
+  // Scaling section: writer processes sharing one database, one
+  // measurement each. Default: 1, 2, 4, 8.
+  std::vector<int> writers = {1, 2, 4, 8};
+  // Scaling section: timed puts per writer process per repetition.
+  // Default: 2000.
+  size_t scaling_puts = 2000;
+
   // Runtime steps per durability mode: steps per run. Default: 200.
   size_t runtime_steps = 200;
   // Steps of the runtime memory run (async, no fsync). Default: 100000.
@@ -90,5 +108,17 @@ struct BenchOptions {
 
 // The --quick workload: everything small enough to finish in seconds.
 void ApplyQuick(BenchOptions* options);
+
+// The environment variables naming the PostgreSQL server when --postgres-url
+// is not given, first set (and non-empty) wins.
+inline constexpr const char* kPostgresUrlVariables[] = {
+    "ROCKPOINT_BENCH_POSTGRES_URL", "ROCKPOINT_TEST_POSTGRES_URL",
+    "ROCKPOINT_TEST_POSTGRES_DEFAULT_URL"};
+
+// Sets options->postgres_url and postgres_url_source: `flag` when
+// --postgres-url was given (even empty: no server), else the first of
+// kPostgresUrlVariables that is set.
+void ResolvePostgresUrl(const std::optional<std::string>& flag,
+                        BenchOptions* options);
 
 }  // namespace rockpoint::bench

@@ -34,6 +34,10 @@ double Measurement::ops_per_sec() const {
   return wall_seconds > 0 ? ops / wall_seconds : 0;
 }
 
+double ScalingRow::median_puts_per_sec() const {
+  return Quantile(puts_per_sec, 0.5);
+}
+
 double Measurement::spread_pct() const {
   if (rep_medians.size() < 2) return 0;
   const auto [lo, hi] =

@@ -26,6 +26,9 @@ namespace rockpoint::bench {
 inline constexpr const char* kRockpoint = "rockpoint";
 inline constexpr const char* kSqlite = "sqlite";
 inline constexpr const char* kJsonl = "jsonl";
+// PostgresCheckpointer on the --postgres-url server, a fresh database per
+// store set; durability is the server's (fsync, synchronous_commit).
+inline constexpr const char* kPostgres = "postgres";
 inline constexpr const char* kRawRocksDb = "raw-rocksdb";
 inline constexpr const char* kNaiveWalk = "naive-walk";
 // Not a store: the record checksums one operation computes (sealing the
@@ -33,6 +36,10 @@ inline constexpr const char* kNaiveWalk = "naive-walk";
 // beside rockpoint, so that their share of the operation is a ratio of one
 // run.
 inline constexpr const char* kRecordChecksum = "record checksum";
+// Not a store: one `SELECT 1` on a plain libpq session to the postgres
+// subject's database, the floor of any call that goes to the server, timed
+// beside the reads that are one round trip by construction.
+inline constexpr const char* kPostgresRoundTrip = "postgres SELECT 1";
 
 struct Measurement {
   Measurement() = default;
@@ -59,6 +66,18 @@ struct Measurement {
   double ops_per_sec() const;
   // (max - min) of rep_medians over the median, in percent.
   double spread_pct() const;
+};
+
+// Scaling section: the put throughput of `processes` writer processes on
+// one database, one figure per repetition.
+struct ScalingRow {
+  int processes = 0;
+  size_t puts_per_process = 0;       // timed puts of each process, per round.
+  std::vector<double> puts_per_sec;  // all processes together, per round.
+  std::vector<double> wall_seconds;  // release to last exit, per round.
+
+  // The median of puts_per_sec (nearest rank).
+  double median_puts_per_sec() const;
 };
 
 // The q-quantile (0..1) of `values` by nearest rank; 0 for none.

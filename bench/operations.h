@@ -8,6 +8,7 @@
 // their own writer threads.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +27,15 @@ struct SubjectOp {
   TimedOp op;
 };
 
+// One SubjectOp per checkpointer of `stores`, in Stores::Subjects order,
+// each running make(that store).
+std::vector<SubjectOp> OnEachStore(
+    Stores& stores, const std::function<TimedOp(Checkpointer&)>& make);
+// Appends kPostgresRoundTrip (one SELECT 1 on stores.postgres_session) to
+// `subjects` when the set has a postgres store; `stores` must outlive the
+// measurement.
+void AddRoundTrip(Stores& stores, std::vector<SubjectOp>* subjects);
+
 struct BenchContext {
   const BenchOptions& options;
   Scratch& scratch;
@@ -34,6 +44,8 @@ struct BenchContext {
   std::vector<std::string> not_done;
   // Single figures that are not latencies (e.g. the runtime's memory).
   std::map<std::string, double> facts;
+  // The scaling section's rows (postgres put throughput per process count).
+  std::vector<ScalingRow> scaling;
 
   // Appends `m` and prints a progress line on stderr.
   void Add(Measurement m);
@@ -64,17 +76,22 @@ size_t PutOps(const BenchOptions& options, size_t state_bytes, int threads,
 // least 10 threads).
 size_t ReadThreads(const BenchOptions& options, size_t state_bytes);
 
+// Every section measures postgres beside rockpoint, sqlite and jsonl when
+// the scratch has a server (Stores::Subjects).
+
 // put (no-sync and sync) over state sizes x channels x writer threads, and
 // put_writes over writer threads; rockpoint, sqlite, jsonl, raw-rocksdb.
 Status RunPutSection(BenchContext& ctx);
 // get_tuple latest and by id over state sizes x channels; rockpoint, sqlite,
-// jsonl, raw-rocksdb.
+// jsonl, raw-rocksdb (and postgres's SELECT 1 round trip).
 Status RunGetSection(BenchContext& ctx);
 // list(limit 10) on a short and a long thread, and the global list;
-// rockpoint, sqlite, jsonl.
+// rockpoint, sqlite, jsonl (and postgres's SELECT 1 round trip).
 Status RunListSection(BenchContext& ctx);
 // get_delta_channel_history on chains of ancestors; rockpoint, sqlite, jsonl,
-// and the naive walk (get_tuple per ancestor) on rockpoint.
+// and the naive walk (get_tuple per ancestor) on rockpoint. postgres is
+// probed with one untimed call per chain first: when it fails, postgres is
+// left out of that comparison and the error listed in ctx.not_done.
 Status RunDeltaSection(BenchContext& ctx);
 // delete_thread, prune (keep_latest 1), copy_thread; rockpoint, sqlite,
 // jsonl.
@@ -82,5 +99,17 @@ Status RunRetentionSection(BenchContext& ctx);
 // Runtime supersteps per second per durability mode (sync, async, exit),
 // when the runtime is built in; otherwise records why not in ctx.not_done.
 Status RunRuntimeSection(BenchContext& ctx);
+// postgres put throughput of N writer processes (options.writers) on one
+// fresh database, into ctx.scaling; nothing without a server.
+Status RunScalingSection(BenchContext& ctx);
+
+// The scaling section's child: `rockpoint-bench --scaling-writer URL THREAD
+// COUNT` (argv[1] is kScalingWriterFlag). Opens a PostgresCheckpointer on
+// URL, puts a few untimed warm-up steps on THREAD, writes "ready\n" to
+// stdout, waits for EOF on stdin (the release), puts COUNT more steps (1 KB
+// state, 1 channel) and exits: 0 when every put succeeded, 1 after printing
+// the error on stderr, 2 on bad arguments.
+inline constexpr const char* kScalingWriterFlag = "--scaling-writer";
+int RunScalingWriter(int argc, char** argv);
 
 }  // namespace rockpoint::bench

@@ -18,17 +18,17 @@ size_t Pick(size_t i, size_t salt, size_t n) {
 }
 
 // Fills `threads` threads of `length` steps (2 pending writes per step) in
-// rockpoint, sqlite and jsonl, and the same checkpoints in raw RocksDB when
-// open;
-// then compacts the RocksDB stores so reads come from table files.
+// every checkpointer of `stores`, and the same checkpoints in raw RocksDB
+// when open; then settles the stores (Stores::Settle) so reads come from
+// table files.
 Status Prefill(Stores& stores, const std::string& prefix, size_t threads,
                size_t length, const std::map<std::string, TypedValue>& values) {
   for (size_t t = 0; t < threads; ++t) {
     const std::string thread = ThreadId(prefix, t);
-    RP_RETURN_IF_ERROR(
-        FillThread(*stores.rockpoint, thread, length, values, 2));
-    RP_RETURN_IF_ERROR(FillThread(*stores.sqlite, thread, length, values, 2));
-    RP_RETURN_IF_ERROR(FillThread(*stores.jsonl, thread, length, values, 2));
+    for (const char* subject : stores.Subjects()) {
+      RP_RETURN_IF_ERROR(
+          FillThread(stores.Of(subject), thread, length, values, 2));
+    }
     if (stores.raw) {
       for (size_t step = 0; step < length; ++step) {
         const RawRecord record = RawCheckpoint(MakeStep(thread, step, values));
@@ -36,9 +36,7 @@ Status Prefill(Stores& stores, const std::string& prefix, size_t threads,
       }
     }
   }
-  RP_RETURN_IF_ERROR(stores.rockpoint->Compact());
-  if (stores.raw) RP_RETURN_IF_ERROR(stores.raw->Compact());
-  return Status::OK();
+  return stores.Settle();
 }
 
 // A found tuple, or Corruption: a benchmark of a read that finds nothing
@@ -88,13 +86,11 @@ Status MeasureGets(BenchContext& ctx, Stores* stores, const std::string& g,
       return ChecksumRecords(records);
     };
   };
-  RP_RETURN_IF_ERROR(
-      ctx.Compare("get_tuple latest", variant, plan,
-                  {{kRockpoint, latest_on(*stores->rockpoint)},
-                   {kSqlite, latest_on(*stores->sqlite)},
-                   {kJsonl, latest_on(*stores->jsonl)},
-                   {kRawRocksDb, raw_latest},
-                   {kRecordChecksum, checksum_read(0, length - 1)}}));
+  std::vector<SubjectOp> latest = OnEachStore(*stores, latest_on);
+  latest.push_back({kRawRocksDb, raw_latest});
+  latest.push_back({kRecordChecksum, checksum_read(0, length - 1)});
+  AddRoundTrip(*stores, &latest);
+  RP_RETURN_IF_ERROR(ctx.Compare("get_tuple latest", variant, plan, latest));
 
   auto by_id_on = [&](Checkpointer& store) -> TimedOp {
     return [&store, &g, threads, length](int, size_t i, Lap& lap) -> Status {
@@ -111,12 +107,11 @@ Status MeasureGets(BenchContext& ctx, Stores* stores, const std::string& g,
     lap.Start();
     return raw.Get(key, &value);
   };
-  return ctx.Compare("get_tuple by id", variant, plan,
-                     {{kRockpoint, by_id_on(*stores->rockpoint)},
-                      {kSqlite, by_id_on(*stores->sqlite)},
-                      {kJsonl, by_id_on(*stores->jsonl)},
-                      {kRawRocksDb, raw_by_id},
-                      {kRecordChecksum, checksum_read(0, 0)}});
+  std::vector<SubjectOp> by_id = OnEachStore(*stores, by_id_on);
+  by_id.push_back({kRawRocksDb, raw_by_id});
+  by_id.push_back({kRecordChecksum, checksum_read(0, 0)});
+  AddRoundTrip(*stores, &by_id);
+  return ctx.Compare("get_tuple by id", variant, plan, by_id);
 }
 
 // Lists and pulls every tuple; Corruption unless exactly `expected` come
@@ -186,14 +181,11 @@ Status RunListSection(BenchContext& ctx) {
   RP_ASSIGN_OR_RETURN(auto stores,
                       OpenStores(ctx.scratch, "list", false, false));
   const auto values = MakeChannelValues(shape, 4);
+  for (const char* subject : stores->Subjects()) {
+    RP_RETURN_IF_ERROR(
+        FillThread(stores->Of(subject), "long", long_length, values, 2));
+  }
   RP_RETURN_IF_ERROR(Prefill(*stores, "s", threads, short_length, values));
-  RP_RETURN_IF_ERROR(
-      FillThread(*stores->rockpoint, "long", long_length, values, 2));
-  RP_RETURN_IF_ERROR(
-      FillThread(*stores->sqlite, "long", long_length, values, 2));
-  RP_RETURN_IF_ERROR(
-      FillThread(*stores->jsonl, "long", long_length, values, 2));
-  RP_RETURN_IF_ERROR(stores->rockpoint->Compact());
 
   const RunPlan plan = ctx.Plan(1, ctx.options.ops);
   auto list_thread_on = [&](Checkpointer& store, bool long_thread) -> TimedOp {
@@ -212,16 +204,17 @@ Status RunListSection(BenchContext& ctx) {
       return ListExpecting(store, options, expected);
     };
   };
-  RP_RETURN_IF_ERROR(
-      ctx.Compare("list", ListVariant(shape, kLimit, short_length), plan,
-                  {{kRockpoint, list_thread_on(*stores->rockpoint, false)},
-                   {kSqlite, list_thread_on(*stores->sqlite, false)},
-                   {kJsonl, list_thread_on(*stores->jsonl, false)}}));
-  RP_RETURN_IF_ERROR(
-      ctx.Compare("list", ListVariant(shape, kLimit, long_length), plan,
-                  {{kRockpoint, list_thread_on(*stores->rockpoint, true)},
-                   {kSqlite, list_thread_on(*stores->sqlite, true)},
-                   {kJsonl, list_thread_on(*stores->jsonl, true)}}));
+  for (const bool long_thread : {false, true}) {
+    std::vector<SubjectOp> subjects =
+        OnEachStore(*stores, [&](Checkpointer& store) {
+          return list_thread_on(store, long_thread);
+        });
+    AddRoundTrip(*stores, &subjects);
+    RP_RETURN_IF_ERROR(ctx.Compare(
+        "list",
+        ListVariant(shape, kLimit, long_thread ? long_length : short_length),
+        plan, subjects));
+  }
 
   auto global_on = [&](Checkpointer& store) -> TimedOp {
     return [&store](int, size_t, Lap&) -> Status {
@@ -233,10 +226,7 @@ Status RunListSection(BenchContext& ctx) {
   return ctx.Compare("list global",
                      "limit " + std::to_string(kLimit) + "; " +
                          std::to_string(threads + 1) + " threads",
-                     plan,
-                     {{kRockpoint, global_on(*stores->rockpoint)},
-                      {kSqlite, global_on(*stores->sqlite)},
-                      {kJsonl, global_on(*stores->jsonl)}});
+                     plan, OnEachStore(*stores, global_on));
 }
 
 }  // namespace rockpoint::bench

@@ -7,7 +7,7 @@
 namespace rockpoint::bench {
 namespace {
 
-// Measures `op` on rockpoint, sqlite and jsonl, repetitions interleaved;
+// Measures `op` on every checkpointer of `stores`, repetitions interleaved;
 // `setup` and `op` get the store and the call index.
 using StoreStep = std::function<Status(Checkpointer&, size_t)>;
 
@@ -17,7 +17,7 @@ Status CompareWithSetup(BenchContext& ctx, const std::string& operation,
   RunPlan plan = ctx.Plan(1, ctx.options.slow_ops);
   plan.warmup_ops = std::min<size_t>(plan.warmup_ops, 3);
   std::vector<Measurement> measured;
-  const std::vector<const char*> subjects = {kRockpoint, kSqlite, kJsonl};
+  const std::vector<const char*> subjects = stores.Subjects();
   for (const char* subject : subjects) {
     measured.push_back(Measurement{operation, variant, subject});
   }
@@ -65,7 +65,7 @@ Status RunRetentionSection(BenchContext& ctx) {
       [](Checkpointer& store, size_t i) {
         return store.Prune({ThreadId("r", i)}, PruneStrategy::kKeepLatest, 1);
       }));
-  for (const char* subject : {kRockpoint, kSqlite, kJsonl}) {
+  for (const char* subject : stores->Subjects()) {
     RP_RETURN_IF_ERROR(
         FillThread(stores->Of(subject), "source", length, values, 1));
   }

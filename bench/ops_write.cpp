@@ -43,14 +43,13 @@ Status MeasurePut(BenchContext& ctx, Stores* stores, const std::string& prefix,
     lap.Start();
     return ChecksumRecords(records);
   };
+  std::vector<SubjectOp> subjects = OnEachStore(*stores, put_on);
+  subjects.push_back({kRawRocksDb, raw_put});
+  subjects.push_back({kRecordChecksum, checksum_put});
   return ctx.Compare(
       "put", variant,
       ctx.Plan(threads, PutOps(ctx.options, shape.state_bytes, threads, sync)),
-      {{kRockpoint, put_on(*stores->rockpoint)},
-       {kSqlite, put_on(*stores->sqlite)},
-       {kJsonl, put_on(*stores->jsonl)},
-       {kRawRocksDb, raw_put},
-       {kRecordChecksum, checksum_put}});
+      subjects);
 }
 
 // One put_writes per call: the base shape's state as one write per channel,
@@ -79,13 +78,12 @@ Status MeasurePutWrites(BenchContext& ctx, Stores* stores,
     lap.Start();
     return raw.Put(record.key, record.value);
   };
+  std::vector<SubjectOp> subjects = OnEachStore(*stores, put_writes_on);
+  subjects.push_back({kRawRocksDb, raw_put});
   return ctx.Compare(
       "put_writes", variant,
       ctx.Plan(threads, sync ? ctx.options.sync_ops : ctx.options.ops),
-      {{kRockpoint, put_writes_on(*stores->rockpoint)},
-       {kSqlite, put_writes_on(*stores->sqlite)},
-       {kJsonl, put_writes_on(*stores->jsonl)},
-       {kRawRocksDb, raw_put}});
+      subjects);
 }
 
 }  // namespace
@@ -101,6 +99,23 @@ size_t PutOps(const BenchOptions& options, size_t state_bytes, int threads,
 
 std::string PutVariant(const StateShape& shape, int threads, bool sync) {
   return shape.Label() + "; " + WriterLabel(threads) + "; " + SyncLabel(sync);
+}
+
+std::vector<SubjectOp> OnEachStore(
+    Stores& stores, const std::function<TimedOp(Checkpointer&)>& make) {
+  std::vector<SubjectOp> subjects;
+  for (const char* subject : stores.Subjects()) {
+    subjects.push_back({subject, make(stores.Of(subject))});
+  }
+  return subjects;
+}
+
+void AddRoundTrip(Stores& stores, std::vector<SubjectOp>* subjects) {
+  if (!stores.postgres_session) return;
+  PostgresSession& session = *stores.postgres_session;
+  subjects->push_back({kPostgresRoundTrip, [&session](int, size_t, Lap&) {
+                         return session.RoundTrip();
+                       }});
 }
 
 void BenchContext::Add(Measurement m) {

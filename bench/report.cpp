@@ -51,6 +51,55 @@ std::string Verdict(const std::optional<bool>& met) {
   return *met ? "yes" : "no";
 }
 
+// The header's one line about the postgres subject: its server and
+// durability settings, or why it was left out.
+std::string PostgresLine(const Report& report) {
+  if (!report.postgres) {
+    std::string variables;
+    for (const char* variable : kPostgresUrlVariables) {
+      variables += std::string(", ") + variable;
+    }
+    return "- postgres: not measured (no server given: --postgres-url" +
+           variables + "); the scaling section needs one\n";
+  }
+  const PostgresSettings& pg = *report.postgres;
+  return "- postgres: PostgreSQL " + pg.version + " (" + pg.where +
+         ", URL from " + report.options->postgres_url_source +
+         "), a fresh database per store set; the server's fsync " + pg.fsync +
+         ", synchronous_commit " + pg.synchronous_commit +
+         ": its durability is the server's, the same in the sync and "
+         "no-sync variants\n";
+}
+
+// The scaling section's table, "" when it did not run.
+std::string ScalingMarkdown(const Report& report) {
+  if (report.scaling.empty()) return "";
+  std::ostringstream md;
+  md << "\n## postgres put throughput by writer processes\n\n"
+     << "Writer processes (rockpoint-bench re-executed), each putting "
+     << report.scaling.front().puts_per_process
+     << " checkpoints (1 KB state, 1 channel) to its own thread of one "
+        "shared database, released together; puts/s: all processes' puts "
+        "over the wall time from the release to the last exit, median of "
+     << report.scaling.front().puts_per_sec.size() << " rounds.\n\n"
+     << "| processes | puts/s | puts/s per process | vs 1 process |\n"
+     << "|---:|---:|---:|---:|\n";
+  const ScalingRow* one = nullptr;
+  for (const ScalingRow& row : report.scaling) {
+    if (row.processes == 1) one = &row;
+  }
+  for (const ScalingRow& row : report.scaling) {
+    const double rate = row.median_puts_per_sec();
+    md << "| " << row.processes << " | " << Fixed("%.0f", rate) << " | "
+       << Fixed("%.0f", rate / row.processes) << " | "
+       << (one != nullptr && one->median_puts_per_sec() > 0
+               ? Fixed("%.2fx", rate / one->median_puts_per_sec())
+               : "")
+       << " |\n";
+  }
+  return md.str();
+}
+
 }  // namespace
 
 std::string RenderMarkdown(const Report& report) {
@@ -71,6 +120,7 @@ std::string RenderMarkdown(const Report& report) {
      << " calls per thread; " << options.ops << " calls per repetition ("
      << options.sync_ops << " for synced writes, " << options.slow_ops
      << " for slow operations)\n"
+     << PostgresLine(report)
      << "- total time: " << Fixed("%.1f s", report.total_seconds) << "\n\n";
 
   md << "## Operations\n\n"
@@ -89,6 +139,8 @@ std::string RenderMarkdown(const Report& report) {
        << Latency(m.p99_us()) << " | " << Fixed("%.0f", m.ops_per_sec())
        << " | " << (speedup ? Fixed("%.2f", *speedup) : "") << " |\n";
   }
+
+  md << ScalingMarkdown(report);
 
   md << "\n## Targets (DESIGN.md)\n\n"
      << "| what | target | measured | met |\n|---|---|---|---|\n";
@@ -174,7 +226,18 @@ std::string RenderJson(const Report& report) {
                     {"message_bytes", options.message_bytes},
                     {"snapshot_every", options.snapshot_every},
                     {"geometric_ratios", options.geometric_ratios},
-                    {"geometric_min_bytes", options.geometric_min_bytes}};
+                    {"geometric_min_bytes", options.geometric_min_bytes},
+                    {"writers", options.writers},
+                    {"scaling_puts", options.scaling_puts}};
+  doc["postgres"] = nullptr;
+  if (report.postgres) {
+    doc["postgres"] = {
+        {"version", report.postgres->version},
+        {"where", report.postgres->where},
+        {"url_source", options.postgres_url_source},
+        {"fsync", report.postgres->fsync},
+        {"synchronous_commit", report.postgres->synchronous_commit}};
+  }
   json results = json::array();
   for (const Measurement& m : report.results) {
     const auto speedup = RockpointSpeedup(report.results, m);
@@ -223,6 +286,15 @@ std::string RenderJson(const Report& report) {
                       {"load_p99_us", row.load_p99_us}});
   }
   doc["storage_growth"] = std::move(growth);
+  json scaling = json::array();
+  for (const ScalingRow& row : report.scaling) {
+    scaling.push_back({{"processes", row.processes},
+                       {"puts_per_process", row.puts_per_process},
+                       {"puts_per_sec", row.median_puts_per_sec()},
+                       {"round_puts_per_sec", row.puts_per_sec},
+                       {"round_wall_seconds", row.wall_seconds}});
+  }
+  doc["scaling"] = std::move(scaling);
   doc["not_done"] = report.not_done;
   doc["facts"] = report.facts;
   return doc.dump(2) + "\n";

@@ -17,6 +17,7 @@
 #include "bench/bench_options.h"
 #include "bench/machine_info.h"
 #include "bench/measure.h"
+#include "bench/postgres_server.h"
 #include "bench/storage_growth.h"
 
 namespace rockpoint::bench {
@@ -36,6 +37,10 @@ struct Report {
   std::vector<TargetCheck> targets;
   std::vector<std::string> not_done;
   std::map<std::string, double> facts;  // BenchContext::facts.
+  // The postgres subject's server; nullopt when none was given (postgres
+  // was left out of the run).
+  std::optional<PostgresSettings> postgres;
+  std::vector<ScalingRow> scaling;  // BenchContext::scaling.
   double total_seconds = 0;
 };
 

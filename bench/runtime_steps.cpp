@@ -123,7 +123,8 @@ Status MeasureRuntime(BenchContext& ctx) {
   const size_t steps = ctx.options.runtime_steps;
   const int runs = ctx.options.repetitions;
   RP_ASSIGN_OR_RETURN(auto stores,
-                      OpenStores(ctx.scratch, "runtime", true, false));
+                      OpenStores(ctx.scratch, "runtime", true, false,
+                                 /*with_postgres=*/false));
   for (const auto node_work :
        {std::chrono::microseconds(0), std::chrono::microseconds(1000)}) {
     RP_ASSIGN_OR_RETURN(auto graph,
@@ -251,7 +252,8 @@ Status MeasureRuntimeMemory(BenchContext& ctx) {
   RP_RETURN_IF_ERROR(MeasureMemoryOn(ctx, sink, "runtime_memory_sink",
                                      "sink store (20 us per write)"));
   RP_ASSIGN_OR_RETURN(auto stores,
-                      OpenStores(ctx.scratch, "runtime-memory", false, false));
+                      OpenStores(ctx.scratch, "runtime-memory", false, false,
+                                 /*with_postgres=*/false));
   return MeasureMemoryOn(ctx, *stores->rockpoint, "runtime_memory_rockpoint",
                          "rockpoint; no fsync");
 }

@@ -7,6 +7,10 @@
 //   jsonl        JsonlCheckpointer (one JSON-lines journal, held in memory),
 //                sync_writes as given (true: fdatasync per call), default
 //                auto-compaction.
+//   postgres     PostgresCheckpointer on the --postgres-url server, in a
+//                fresh database per store set (dropped with it); only when a
+//                server is given. sync_writes does not apply: durability is
+//                the server's (fsync, synchronous_commit).
 //   raw-rocksdb  RawRocksDb (default RocksDB options), WriteOptions.sync as
 //                given.
 //
@@ -16,9 +20,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "bench/postgres_server.h"
 #include "bench/raw_rocksdb.h"
 #include "rockpoint/jsonl_checkpointer.h"
+#include "rockpoint/postgres_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
 #include "rockpoint/status.h"
@@ -27,16 +34,21 @@ namespace rockpoint::bench {
 
 // A scratch directory; every store gets a fresh subdirectory, removed when
 // the store set is closed (Stores::Close) or, at the latest, with the
-// Scratch.
+// Scratch. With a PostgreSQL server, every store set also gets a fresh
+// database on it, dropped when the set is closed.
 class Scratch {
  public:
-  // Creates `root` (or a fresh temp directory when empty).
-  static Result<std::unique_ptr<Scratch>> Create(std::string root);
+  // Creates `root` (or a fresh temp directory when empty), and connects to
+  // the server `postgres_url` names unless it is empty.
+  static Result<std::unique_ptr<Scratch>> Create(
+      std::string root, const std::string& postgres_url);
   ~Scratch();  // removes the root if it created it.
 
   // A new, empty directory "<root>/<n>-<name>".
   Result<std::string> NewDirectory(std::string_view name);
   const std::string& root() const { return root_; }
+  // The server, null when none was given.
+  PostgresServer* postgres() const { return postgres_.get(); }
 
  private:
   Scratch(std::string root, bool owned)
@@ -44,6 +56,7 @@ class Scratch {
   std::string root_;
   bool owned_;
   int counter_ = 0;
+  std::unique_ptr<PostgresServer> postgres_;
 };
 
 struct Stores {
@@ -52,18 +65,39 @@ struct Stores {
   std::unique_ptr<SqliteCheckpointer> sqlite;
   std::unique_ptr<JsonlCheckpointer> jsonl;
   std::unique_ptr<RawRocksDb> raw;  // only when asked for.
+  // Only with a server (and when asked for): the store, a plain session on
+  // its database (kPostgresRoundTrip, VACUUM), the database's connection
+  // string, and the server that drops it.
+  std::unique_ptr<PostgresCheckpointer> postgres;
+  std::unique_ptr<PostgresSession> postgres_session;
+  std::string postgres_database;
+  PostgresServer* postgres_server = nullptr;
 
-  // Checkpointer of `subject` (kRockpoint, kSqlite or kJsonl).
+  // The checkpointer subjects this set holds, in report order: kRockpoint,
+  // kSqlite, kJsonl, then kPostgres when open.
+  std::vector<const char*> Subjects() const;
+  // Checkpointer of `subject` (one of Subjects()).
   Checkpointer& Of(std::string_view subject);
-  // Closes every store and removes the directory.
+  // After a fill, before reads: compacts rockpoint (and raw RocksDB when
+  // open) so reads come from table files, and VACUUM ANALYZEs the postgres
+  // database so the planner has the statistics a long-lived database has.
+  Status Settle();
+  // Closes every store, removes the directory and drops the database.
   void Close();
   ~Stores() { Close(); }
 };
 
-// Opens rockpoint, sqlite and jsonl (and raw RocksDB when with_raw) in a
-// fresh directory named `name`.
+// Opens rockpoint, sqlite and jsonl (and raw RocksDB when with_raw, and
+// postgres in a fresh database when with_postgres and the scratch has a
+// server) in a fresh directory named `name`.
 Result<std::unique_ptr<Stores>> OpenStores(Scratch& scratch,
                                            std::string_view name,
-                                           bool sync_writes, bool with_raw);
+                                           bool sync_writes, bool with_raw,
+                                           bool with_postgres = true);
+
+// Opens a PostgresCheckpointer on `database_url` with `pool_size`
+// connections, creating the schema.
+Result<std::unique_ptr<PostgresCheckpointer>> OpenPostgres(
+    const std::string& database_url, size_t pool_size);
 
 }  // namespace rockpoint::bench

@@ -6,6 +6,12 @@
 //
 // The binary is $ROCKPOINT_BENCH_BINARY, or bench/rockpoint-bench in the
 // build tree that holds this test's build directory.
+//
+// The bench inherits this test's environment: when it names a PostgreSQL
+// server (ctest sets ROCKPOINT_TEST_POSTGRES_DEFAULT_URL, see
+// rockpoint_requires_postgres), the postgres subject's rows, its header line,
+// its targets and the scaling section's table are checked too; otherwise
+// the header's one line saying postgres was not measured.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -103,6 +109,18 @@ std::vector<std::vector<std::string>> MarkdownTable(
     rows.push_back(MarkdownCells(lines[i]));
   }
   return rows;
+}
+
+// Whether the quick run has a PostgreSQL server: one of the variables the
+// bench reads when --postgres-url is not given (bench_options.h) is set.
+bool WithPostgres() {
+  for (const char* variable :
+       {"ROCKPOINT_BENCH_POSTGRES_URL", "ROCKPOINT_TEST_POSTGRES_URL",
+        "ROCKPOINT_TEST_POSTGRES_DEFAULT_URL"}) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0') return true;
+  }
+  return false;
 }
 
 // The scratch directory of the quick run, removed at exit.
@@ -208,7 +226,7 @@ TEST_CASE("the markdown report has a header and every operation's rows") {
     if (!row[6].empty()) CHECK(IsNumber(row[6]));
     seen.emplace(row[0], row[2]);
   }
-  const std::map<std::string, std::vector<std::string>> expected = {
+  std::map<std::string, std::vector<std::string>> expected = {
       {"put", {"rockpoint", "sqlite", "jsonl", "raw-rocksdb"}},
       {"put_writes", {"rockpoint", "sqlite", "jsonl", "raw-rocksdb"}},
       {"get_tuple latest", {"rockpoint", "sqlite", "jsonl", "raw-rocksdb"}},
@@ -219,6 +237,26 @@ TEST_CASE("the markdown report has a header and every operation's rows") {
       {"delete_thread", {"rockpoint", "sqlite", "jsonl"}},
       {"prune", {"rockpoint", "sqlite", "jsonl"}},
       {"copy_thread", {"rockpoint", "sqlite", "jsonl"}}};
+  if (WithPostgres()) {
+    for (auto& [operation, subjects] : expected) {
+      // delta history: measured, or listed as not measured (below).
+      if (operation != "delta history") subjects.push_back("postgres");
+    }
+    for (const char* operation : {"get_tuple latest", "get_tuple by id"}) {
+      expected[operation].push_back("postgres SELECT 1");
+    }
+    expected["list"].push_back("postgres SELECT 1");
+    const bool delta_rows = seen.count({"delta history", "postgres"}) == 1;
+    const bool delta_reason =
+        run.stdout_text.find("\n- postgres delta history, ") !=
+        std::string::npos;
+    CHECK(delta_rows != delta_reason);
+  } else {
+    for (const auto& [operation, subject] : seen) {
+      CAPTURE(operation);
+      CHECK(subject.rfind("postgres", 0) != 0);
+    }
+  }
   for (const auto& [operation, subjects] : expected) {
     for (const std::string& subject : subjects) {
       CAPTURE(operation);
@@ -254,6 +292,49 @@ TEST_CASE("the markdown report has a header and every operation's rows") {
   }
   const auto growth = MarkdownTable(lines, "## Storage growth");
   CHECK(growth.size() == 2 + 5 * 2);  // 5 modes x 2 turn counts in --quick.
+}
+
+TEST_CASE("the postgres subject: header line, scaling table, targets") {
+  const QuickRun& run = Run();
+  REQUIRE(run.exit_code == 0);
+  const std::vector<std::string> lines = Lines(run.stdout_text);
+  std::vector<std::string> header;
+  for (const std::string& line : lines) {
+    if (line.rfind("- postgres: ", 0) == 0) header.push_back(line);
+  }
+  REQUIRE(header.size() == 1);
+  const auto scaling =
+      MarkdownTable(lines, "## postgres put throughput by writer processes");
+  const auto targets = MarkdownTable(lines, "## Targets (DESIGN.md)");
+  std::string whats;
+  for (const auto& row : targets) whats += row.at(0) + "\n";
+  if (!WithPostgres()) {
+    CHECK(header[0].rfind("- postgres: not measured (no server given", 0) == 0);
+    CHECK(scaling.empty());
+    CHECK(whats.find("postgres") == std::string::npos);
+    return;
+  }
+  CAPTURE(header[0]);
+  CHECK(header[0].rfind("- postgres: PostgreSQL ", 0) == 0);
+  CHECK(header[0].find("fsync o") != std::string::npos);
+  CHECK(header[0].find("synchronous_commit ") != std::string::npos);
+  // --quick: 1 and 2 writer processes.
+  REQUIRE(scaling.size() == 2 + 2);
+  CHECK(scaling[0] == std::vector<std::string>{"processes", "puts/s",
+                                               "puts/s per process",
+                                               "vs 1 process"});
+  CHECK(scaling[2][0] == "1");
+  CHECK(scaling[3][0] == "2");
+  for (size_t i = 2; i < scaling.size(); ++i) {
+    REQUIRE(scaling[i].size() == 4);
+    CHECK(std::strtod(scaling[i][1].c_str(), nullptr) > 0);
+  }
+  for (const char* what :
+       {"postgres get_tuple, ", "postgres list(limit 10)",
+        "postgres delta history, ", "postgres put throughput, 1 -> 8"}) {
+    CAPTURE(what);
+    CHECK(whats.find(what) != std::string::npos);
+  }
 }
 
 TEST_CASE("results.csv and results.json hold the same measurements") {
@@ -294,6 +375,20 @@ TEST_CASE("results.csv and results.json hold the same measurements") {
   CHECK(doc["targets"].is_array());
   CHECK(doc["targets"].size() > 0);
   CHECK(doc["storage_growth"].size() == 10);
+  if (WithPostgres()) {
+    REQUIRE(doc["postgres"].is_object());
+    CHECK(doc["postgres"]["fsync"].is_string());
+    CHECK(doc["postgres"]["synchronous_commit"].is_string());
+    REQUIRE(doc["scaling"].size() == 2);
+    for (const auto& row : doc["scaling"]) {
+      CHECK(row["puts_per_sec"].get<double>() > 0);
+      CHECK(row["round_puts_per_sec"].size() ==
+            doc["options"]["repetitions"].get<size_t>());
+    }
+  } else {
+    CHECK(doc["postgres"].is_null());
+    CHECK(doc["scaling"].empty());
+  }
 }
 
 TEST_CASE("storage_growth.csv and storage_growth.svg are well-formed") {
