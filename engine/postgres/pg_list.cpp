@@ -3,6 +3,7 @@
 #include <deque>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "engine/postgres/postgres_impl.h"
 #include "engine/validation.h"
@@ -13,12 +14,35 @@ namespace {
 // Rows per page when no limit is smaller.
 constexpr size_t kPageRows = 100;
 
-constexpr const char* kOrderC =
-    "c.checkpoint_id COLLATE \"C\" DESC, c.thread_id COLLATE \"C\" DESC, "
-    "c.checkpoint_ns COLLATE \"C\" DESC";
-constexpr const char* kOrderCp =
-    "cp.checkpoint_id COLLATE \"C\" DESC, cp.thread_id COLLATE \"C\" DESC, "
-    "cp.checkpoint_ns COLLATE \"C\" DESC";
+// The columns list orders by, newest first: checkpoint_id, then thread_id
+// and checkpoint_ns unless the options fix them (a fixed column left in
+// would keep the planner from reading the order off an index).
+std::vector<std::string> OrderColumns(const ListOptions& options) {
+  std::vector<std::string> columns = {"checkpoint_id"};
+  const bool thread = options.config && options.config->thread_id;
+  const bool ns = options.config && options.config->checkpoint_ns;
+  if (!thread) columns.push_back("thread_id");
+  if (!ns) columns.push_back("checkpoint_ns");
+  return columns;
+}
+
+// "t.a COLLATE "C" DESC, t.b COLLATE "C" DESC" for `table` t.
+std::string OrderBy(const std::vector<std::string>& columns,
+                    std::string_view table) {
+  std::string out;
+  for (const std::string& column : columns) {
+    if (!out.empty()) out += ", ";
+    out += std::string(table) + "." + column + " COLLATE \"C\" DESC";
+  }
+  return out;
+}
+
+// The value of `column` in `config`.
+std::string ColumnOf(const CheckpointConfig& config, std::string_view column) {
+  if (column == "thread_id") return config.thread_id.value_or("");
+  if (column == "checkpoint_ns") return config.checkpoint_ns.value_or("");
+  return config.checkpoint_id.value_or("");
+}
 
 // Whether `options` can match anything stored: ids that no TEXT column can
 // hold match nothing.
@@ -108,25 +132,27 @@ class PgListCursor final : public TupleCursor {
       where += " AND r.hidden IS NOT TRUE";
       name += 'v';
     }
+    const std::vector<std::string> order = OrderColumns(options_);
     if (resume_) {
-      params.push_back(pg::Text(resume_->checkpoint_id.value_or("")));
-      params.push_back(pg::Text(resume_->thread_id.value_or("")));
-      params.push_back(pg::Text(resume_->checkpoint_ns.value_or("")));
-      const size_t n = params.size();
-      where +=
-          " AND (c.checkpoint_id COLLATE \"C\", c.thread_id COLLATE "
-          "\"C\", c.checkpoint_ns COLLATE \"C\") < ($" +
-          std::to_string(n - 2) + ", $" + std::to_string(n - 1) + ", $" +
-          std::to_string(n) + ")";
+      // Keyset: the rows after the last one read, in the order above.
+      std::string left, right;
+      for (const std::string& column : order) {
+        params.push_back(pg::Text(ColumnOf(*resume_, column)));
+        if (!left.empty()) left += ", ", right += ", ";
+        left += "c." + column + " COLLATE \"C\"";
+        right += "$" + std::to_string(params.size());
+      }
+      where += " AND (" + left + ") < (" + right + ")";
       name += 'r';
     }
     params.push_back(pg::Int(static_cast<int64_t>(rows)));
     const std::string cte = std::string("SELECT ") + kCteColumns + " FROM " +
                             kCheckpointFrom + " WHERE " + where + " ORDER BY " +
-                            kOrderC + " LIMIT $" +
+                            OrderBy(order, "c") + " LIMIT $" +
                             std::to_string(params.size());
-    RP_ASSIGN_OR_RETURN(std::vector<CheckpointTuple> page,
-                        impl_->ReadTuples(name, cte, kOrderCp, params));
+    RP_ASSIGN_OR_RETURN(
+        std::vector<CheckpointTuple> page,
+        impl_->ReadTuples(name, cte, OrderBy(order, "cp"), params));
     if (page.size() < rows) done_ = true;
     if (!page.empty()) resume_ = page.back().config;
     for (CheckpointTuple& tuple : page) {

@@ -51,8 +51,9 @@ constexpr const char* kLangGraphMigrationSql[kLangGraphMigrations] = {
 
 // rockpoint's objects, version 1: the side table (hidden checkpoints, the
 // channels a rockpoint put stored, legacy pending sends), the newest-first
-// index in byte order (COLLATE "C", whatever the database's collation), the
-// run_id index of delete_for_runs and the GIN index of metadata filters.
+// indexes in byte order (COLLATE "C", whatever the database's collation) of
+// a namespace, a thread and the whole table, the run_id index of
+// delete_for_runs and the GIN index of metadata filters.
 constexpr const char* kRockpointSchemaV1 = R"sql(
 BEGIN;
 CREATE TABLE IF NOT EXISTS rockpoint_migrations (v INTEGER PRIMARY KEY);
@@ -67,6 +68,12 @@ CREATE TABLE IF NOT EXISTS rockpoint_checkpoints (
 );
 CREATE INDEX IF NOT EXISTS rockpoint_checkpoints_newest
   ON checkpoints (thread_id, checkpoint_ns, checkpoint_id COLLATE "C");
+CREATE INDEX IF NOT EXISTS rockpoint_checkpoints_thread_newest
+  ON checkpoints (thread_id, checkpoint_id COLLATE "C",
+                  checkpoint_ns COLLATE "C");
+CREATE INDEX IF NOT EXISTS rockpoint_checkpoints_global_newest
+  ON checkpoints (checkpoint_id COLLATE "C", thread_id COLLATE "C",
+                  checkpoint_ns COLLATE "C");
 CREATE INDEX IF NOT EXISTS rockpoint_checkpoints_run_id
   ON checkpoints ((metadata ->> 'run_id'));
 CREATE INDEX IF NOT EXISTS rockpoint_checkpoints_metadata

@@ -63,10 +63,13 @@ inline constexpr const char* kCteColumns =
     "c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, "
     "c.checkpoint, c.metadata, r.stored_channels, r.pending_sends, "
     "coalesce(r.hidden, false) AS hidden";
+// The side row is a LATERAL lookup by primary key (OFFSET 0 keeps it one):
+// as a plain join, a generic plan reads every side row of the thread.
 inline constexpr const char* kCheckpointFrom =
-    "checkpoints c LEFT JOIN {rp} r ON r.thread_id = c.thread_id "
-    "AND r.checkpoint_ns = c.checkpoint_ns AND r.checkpoint_id = "
-    "c.checkpoint_id";
+    "checkpoints c LEFT JOIN LATERAL (SELECT * FROM {rp} r0 "
+    "WHERE r0.thread_id = c.thread_id AND r0.checkpoint_ns = "
+    "c.checkpoint_ns AND r0.checkpoint_id = c.checkpoint_id OFFSET 0) r "
+    "ON true";
 // The same columns read from `cp`, the order ReadCheckpointRow expects.
 inline constexpr const char* kCheckpointColumns =
     "cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, "
