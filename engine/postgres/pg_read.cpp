@@ -120,7 +120,9 @@ Result<PgHeader> DecodeHeader(const PgCheckpointRow& row) {
     }
   }
   for (const auto& [channel, value] : stored.inline_values) {
-    if (value.bytes != kMsgpackNil) out.inline_channels.insert(channel);
+    (value.bytes != kMsgpackNil ? out.inline_channels
+                                : out.inline_null_channels)
+        .insert(channel);
   }
   return out;
 }

@@ -237,10 +237,13 @@ Result<ThreadNamespaces> ReadNamespaces(
     const PgCheckpointRow row = ReadCheckpointRow(rows[0], i);
     RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(row));
     Namespace& ns = out[row.checkpoint_ns];
-    for (const std::string& channel : header.inline_channels) {
-      const auto version = header.header.channel_versions.find(channel);
-      if (version == header.header.channel_versions.end()) continue;
-      ns.values.emplace(channel, pg::VersionKey(version->second));
+    for (const auto* inlined :
+         {&header.inline_channels, &header.inline_null_channels}) {
+      for (const std::string& channel : *inlined) {
+        const auto version = header.header.channel_versions.find(channel);
+        if (version == header.header.channel_versions.end()) continue;
+        ns.values.emplace(channel, pg::VersionKey(version->second));
+      }
     }
     ns.nodes.emplace(row.checkpoint_id, std::move(header));
   }

@@ -96,6 +96,11 @@ PgCheckpointRow ReadCheckpointRow(const pg::Rows& rows, int row);
 struct PgHeader {
   serde::CheckpointHeader header;
   std::set<std::string> inline_channels;  // LangGraph's inlined values.
+  // Channels LangGraph inlined as JSON null (a None value). LangGraph's
+  // delta walk does not take them as seeds, so neither does rockpoint's;
+  // but a checkpoint reads them as values, so retention needs nothing older
+  // for them.
+  std::set<std::string> inline_null_channels;
 };
 Result<PgHeader> DecodeHeader(const PgCheckpointRow& row);
 
