@@ -21,8 +21,8 @@ std::vector<std::string> OrderColumns(const ListOptions& options) {
   std::vector<std::string> columns = {"checkpoint_id"};
   const bool thread = options.config && options.config->thread_id;
   const bool ns = options.config && options.config->checkpoint_ns;
-  if (!thread) columns.push_back("thread_id");
-  if (!ns) columns.push_back("checkpoint_ns");
+  if (!thread) columns.emplace_back("thread_id");
+  if (!ns) columns.emplace_back("checkpoint_ns");
   return columns;
 }
 
