@@ -5,8 +5,13 @@
 #include <doctest/doctest.h>
 #include <libpq-fe.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "engine/contract_helpers.h"
 #include "engine/postgres/postgres_test_server.h"
@@ -150,6 +155,80 @@ TEST_CASE("postgres: a session the server ends fails one call, then recovers") {
   DoPut(*store, {.thread = "t", .id = CpId(3), .parent = CpId(1)});
   CHECK(Ids(Collect(*store, ListOf(Cfg("t")))) == "cp0003 cp0001");
   RP_REQUIRE_OK(store->Close());
+}
+
+
+TEST_CASE("postgres: a put the server ends mid-call writes nothing") {
+  Database db("midput");
+  std::unique_ptr<PostgresCheckpointer> store = Unwrap(OpenAt(db.url()));
+  DoPut(*store, {.thread = "t", .id = CpId(1)});
+  // Another session holds the thread's advisory lock exclusively, as a
+  // prune would, so the put stops inside its transaction on the server.
+  PGconn* holder = PQconnectdb(db.url().c_str());
+  PQclear(PQexec(holder, "SELECT pg_advisory_lock(7262898, hashtext('t'))"));
+  Result<CheckpointConfig> put = Status::OK();
+  std::thread writer([&] {
+    Checkpoint checkpoint =
+        MakeCheckpoint(CpId(2), {{"c", Val("v")}}, {{"c", int64_t{1}}});
+    put = store->Put(Cfg("t", CpId(1)), checkpoint, Meta(),
+                     checkpoint.channel_versions);
+  });
+  const std::string waiting =
+      "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+      "current_database() AND application_name = 'rockpoint' AND "
+      "wait_event_type = 'Lock'";
+  for (int i = 0; i < 500 && Query(db.url(), waiting) != "1"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(Query(db.url(), waiting) == "1");
+  Query(db.url(),
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+        "datname = current_database() AND application_name = 'rockpoint'");
+  writer.join();
+  PQfinish(holder);
+  CHECK(put.status().IsIOError());
+  CHECK(Query(db.url(), "SELECT count(*) FROM checkpoints") == "1");
+  CHECK(Query(db.url(), "SELECT count(*) FROM checkpoint_blobs") == "0");
+  DoPut(*store, {.thread = "t", .id = CpId(2), .parent = CpId(1)});
+  CHECK(Ids(Collect(*store, ListOf(Cfg("t")))) == "cp0002 cp0001");
+}
+
+TEST_CASE("postgres: a server restart fails the calls meanwhile, then heals") {
+  // A server of this case's own, so that restarting it disturbs no other
+  // test.
+  TempDir dir;
+  // The server runs as another user (tools/pg_server.sh), who must reach it.
+  std::filesystem::permissions(dir.path(),
+                               std::filesystem::perms::others_exec |
+                                   std::filesystem::perms::group_exec,
+                               std::filesystem::perm_options::add);
+  const std::string script =
+      std::string(ROCKPOINT_SOURCE_DIR) + "/tools/pg_server.sh";
+  const std::string start = script + " start " + dir.Sub("pg") + " 2>&1";
+  FILE* pipe = ::popen(start.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string url;
+  char line[4096];
+  while (std::fgets(line, sizeof line, pipe) != nullptr) url = line;
+  REQUIRE(::pclose(pipe) == 0);
+  while (!url.empty() && url.back() == '\n') url.pop_back();
+  std::unique_ptr<PostgresCheckpointer> store = Unwrap(OpenAt(url));
+  DoPut(*store, {.thread = "t", .id = CpId(1)});
+
+  REQUIRE(std::system((script + " stop " + dir.Sub("pg") + " >/dev/null 2>&1")
+                          .c_str()) == 0);
+  CHECK(store->GetTuple(Cfg("t")).status().IsIOError());
+  CHECK(store->Put(Cfg("t", CpId(1)), MakeCheckpoint(CpId(2)), Meta(), {})
+            .status()
+            .IsIOError());
+  REQUIRE(std::system((script + " start " + dir.Sub("pg") + " >/dev/null 2>&1")
+                          .c_str()) == 0);
+  DoPut(*store, {.thread = "t", .id = CpId(3), .parent = CpId(1)});
+  CHECK(Ids(Collect(*store, ListOf(Cfg("t")))) == "cp0003 cp0001");
+  RP_REQUIRE_OK(store->Close());
+  store.reset();
+  CHECK(std::system((script + " stop " + dir.Sub("pg") + " >/dev/null 2>&1")
+                        .c_str()) == 0);
 }
 
 }  // namespace
