@@ -75,6 +75,20 @@ TEST_CASE_TEMPLATE_DEFINE("contract list_threads", H, contract_list_threads) {
 
 namespace rockpoint::testing {
 
+// Puts checkpoint CpId(1) with value "v<i>" and write "w<i>" of task "k" on
+// threads[i], for contract_ids.
+inline void PutNumberedThreads(Checkpointer& store,
+                               const std::vector<std::string>& threads) {
+  for (size_t i = 0; i < threads.size(); ++i) {
+    std::string tag = std::to_string(i);
+    DoPut(store, {.thread = threads[i],
+                  .id = CpId(1),
+                  .values = {{"c", Val("v" + tag)}},
+                  .versions = {{"c", int64_t{1}}}});
+    DoWrites(store, threads[i], CpId(1), {W("c", "w" + tag)}, "k");
+  }
+}
+
 // contract_ids on a kTextIds backend: text ids of every shape are kept
 // apart and ordered by bytes whatever the server's collation; the ids it
 // cannot store are refused and change nothing.
@@ -90,14 +104,7 @@ void CheckTextIds(H& h) {
                                             "\xc3\xa9",
                                             "\xe6\x97\xa5 x",
                                             std::string(kTextIdBytes, 'z')};
-  for (size_t i = 0; i < threads.size(); ++i) {
-    std::string tag = std::to_string(i);
-    DoPut(h.store(), {.thread = threads[i],
-                      .id = CpId(1),
-                      .values = {{"c", Val("v" + tag)}},
-                      .versions = {{"c", int64_t{1}}}});
-    DoWrites(h.store(), threads[i], CpId(1), {W("c", "w" + tag)}, "k");
-  }
+  PutNumberedThreads(h.store(), threads);
   for (const std::string& id : {std::string("B"), std::string("a")}) {
     DoPut(h.store(), {.thread = "order", .id = id, .ns = "\xc3\xa9"});
   }
@@ -165,14 +172,7 @@ TEST_CASE_TEMPLATE_DEFINE("contract arbitrary byte ids", H, contract_ids) {
                                             "a:b",   std::string("a\0b", 3),
                                             "a\xff", "a\xff\xff",
                                             big,     big + "b"};
-  for (size_t i = 0; i < threads.size(); ++i) {
-    std::string tag = std::to_string(i);
-    DoPut(h.store(), {.thread = threads[i],
-                      .id = CpId(1),
-                      .values = {{"c", Val("v" + tag)}},
-                      .versions = {{"c", int64_t{1}}}});
-    DoWrites(h.store(), threads[i], CpId(1), {W("c", "w" + tag)}, "k");
-  }
+  PutNumberedThreads(h.store(), threads);
   h.Reopen();
 
   SUBCASE("each thread reads only its own checkpoint, value and writes") {

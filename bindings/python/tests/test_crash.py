@@ -5,6 +5,7 @@ state."""
 
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -65,8 +66,12 @@ def test_sigkill_at_random_points(tmp_path: Path) -> None:
         rest = child.stdout.read()
         child.wait()
         kills += child.returncode == -9
+        # Only whole lines count: the kill may cut the last one short.
+        whole = rest.split("\n")[:-1]
         finished = [
-            int(x.split()[1]) for x in rest.splitlines() if x.startswith("finished")
+            int(m.group(1))
+            for m in (re.fullmatch(r"finished (\d+)", x) for x in whole)
+            if m
         ]
         reported = max(finished, default=int(line.split()[1]))
         turns, messages = _stored_turns(store)

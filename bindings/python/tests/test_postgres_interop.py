@@ -447,17 +447,22 @@ def _snapshots(saver: Any, graph: Any, thread: str) -> dict[str, Snapshot]:
     for listed in list(saver.list(_thread(thread))):  # see _read_all
         tuple_ = saver.get_tuple(listed.config)
         assert tuple_ is not None
-        state = graph.get_state(tuple_.config)
-        out[_id(tuple_)] = Snapshot(
-            _ns(tuple_),
-            _parent(tuple_),
-            tuple_.metadata,
-            tuple_.checkpoint,
-            tuple_.pending_writes,
-            state.values,
-            state.next,
-        )
+        out[_id(tuple_)] = _snapshot(graph, tuple_)
     return out
+
+
+def _snapshot(graph: Any, tuple_: Any) -> Snapshot:
+    """What PostgresSaver and the graph's state read of one checkpoint."""
+    state = graph.get_state(tuple_.config)
+    return Snapshot(
+        _ns(tuple_),
+        _parent(tuple_),
+        tuple_.metadata,
+        tuple_.checkpoint,
+        tuple_.pending_writes,
+        state.values,
+        state.next,
+    )
 
 
 def _assert_survivors(
@@ -467,19 +472,7 @@ def _assert_survivors(
     for checkpoint_id in kept:
         tuple_ = saver.get_tuple(_cfg(thread, checkpoint_id))
         assert tuple_ is not None, checkpoint_id
-        state = graph.get_state(tuple_.config)
-        assert (
-            Snapshot(
-                _ns(tuple_),
-                _parent(tuple_),
-                tuple_.metadata,
-                tuple_.checkpoint,
-                tuple_.pending_writes,
-                state.values,
-                state.next,
-            )
-            == before[checkpoint_id]
-        ), checkpoint_id
+        assert _snapshot(graph, tuple_) == before[checkpoint_id], checkpoint_id
 
 
 def _with_ancestors(before: dict[str, Snapshot], ids: list[str]) -> set[str]:

@@ -92,7 +92,7 @@ def test_metadata_nesting_limit(saver: RockpointSaver) -> None:
     deepest = _nested_dicts(255, 1)
     with_lists = {"k": _nested_lists(254)}
     stored = [_put(saver, "t", deepest), _put(saver, "t", with_lists)]
-    for config, metadata in zip(stored, (deepest, with_lists)):
+    for config, metadata in zip(stored, (deepest, with_lists), strict=True):
         tuple_ = saver.get_tuple(config)
         assert tuple_ is not None and tuple_.metadata == metadata
     for too_deep in (
