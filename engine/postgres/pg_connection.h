@@ -141,5 +141,12 @@ std::string DescribeUrl(const std::string& url);
 // A PostgreSQL array literal of `items` ('{"a","b"}'), for a text[]
 // parameter.
 std::string TextArrayLiteral(const std::vector<std::string>& items);
+// The text[] parameter of `items`, in their order.
+inline Param TextArray(const std::vector<std::string>& items) {
+  return Text(TextArrayLiteral(items));
+}
+inline Param TextArray(const std::set<std::string>& items) {
+  return TextArray(std::vector<std::string>(items.begin(), items.end()));
+}
 
 }  // namespace rockpoint::pg

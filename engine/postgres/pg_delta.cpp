@@ -25,9 +25,6 @@
 namespace rockpoint {
 namespace {
 
-constexpr const char* kBeginRead =
-    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
-
 // The target row of the walk (depth 0; a visible checkpoint): by id ($4),
 // or the latest visible one of (thread, ns). All requested channels ($3)
 // are open at it.
@@ -126,13 +123,6 @@ constexpr const char* kSeedBlobs =
     "b.checkpoint_ns = $2 AND b.channel = k.channel AND b.version = "
     "k.version";
 
-std::string Replace(std::string text, std::string_view from,
-                    std::string_view to) {
-  const size_t at = text.find(from);
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
-
 // SQL of the jsonb object `expr` keeping only the requested channels' keys;
 // anything but an object as it is (it then fails to decode: Corruption).
 std::string Restricted(const std::string& expr) {
@@ -143,17 +133,18 @@ std::string Restricted(const std::string& expr) {
 }
 
 std::string WalkSql(bool by_id) {
-  std::string sql = Replace(
-      kWalk, "{target}",
-      Replace(by_id ? kTargetById : kTargetLatest, "{from}", kCheckpointFrom));
-  sql = Replace(std::move(sql), "{open_channels}",
-                Replace(kOpenChannels, "{version}",
-                        pg::VersionKeySql(
-                            "(c.checkpoint -> 'channel_versions' -> k.ch)")));
-  sql = Replace(std::move(sql), "{versions}",
-                Restricted("(checkpoint -> 'channel_versions')"));
-  return Replace(std::move(sql), "{values}",
-                 Restricted("(checkpoint -> 'channel_values')"));
+  std::string sql = ReplaceAll(kWalk, "{target}",
+                               ReplaceAll(by_id ? kTargetById : kTargetLatest,
+                                          "{from}", kCheckpointFrom));
+  sql = ReplaceAll(
+      std::move(sql), "{open_channels}",
+      ReplaceAll(
+          kOpenChannels, "{version}",
+          pg::VersionKeySql("(c.checkpoint -> 'channel_versions' -> k.ch)")));
+  sql = ReplaceAll(std::move(sql), "{versions}",
+                   Restricted("(checkpoint -> 'channel_versions')"));
+  return ReplaceAll(std::move(sql), "{values}",
+                    Restricted("(checkpoint -> 'channel_values')"));
 }
 
 // Column indexes of a walk row.
@@ -355,7 +346,7 @@ std::vector<pg::Query> WalkQueries(PostgresCheckpointer::Impl& impl,
   static const std::string kById = WalkSql(/*by_id=*/true);
   static const std::string kLatest = WalkSql(/*by_id=*/false);
   pg::Params params = {pg::Text(request.thread_id), pg::Text(request.ns),
-                       pg::Text(pg::TextArrayLiteral(request.channels))};
+                       pg::TextArray(request.channels)};
   if (request.checkpoint_id) params.push_back(pg::Text(*request.checkpoint_id));
   const pg::Statement& walk = request.checkpoint_id
                                   ? impl.Stmt("rp_delta_walk_id", kById)
@@ -378,8 +369,8 @@ Status ReadChain(PostgresCheckpointer::Impl& impl, pg::Connection& connection,
     std::vector<std::string> ids;
     for (const Visited& at : walk.visited) ids.push_back(at.checkpoint_id);
     pg::Params params = keys;
-    params.push_back(pg::Text(pg::TextArrayLiteral(ids)));
-    params.push_back(pg::Text(pg::TextArrayLiteral(request.channels)));
+    params.push_back(pg::TextArray(ids));
+    params.push_back(pg::TextArray(request.channels));
     queries.push_back(pg::Query{&impl.Stmt("rp_delta_writes", kChainWrites), "",
                                 std::move(params)});
   }
@@ -391,8 +382,8 @@ Status ReadChain(PostgresCheckpointer::Impl& impl, pg::Connection& connection,
       versions.push_back(version);
     }
     pg::Params params = keys;
-    params.push_back(pg::Text(pg::TextArrayLiteral(channels)));
-    params.push_back(pg::Text(pg::TextArrayLiteral(versions)));
+    params.push_back(pg::TextArray(channels));
+    params.push_back(pg::TextArray(versions));
     queries.push_back(pg::Query{&impl.Stmt("rp_delta_seeds", kSeedBlobs), "",
                                 std::move(params)});
   }

@@ -15,9 +15,6 @@
 namespace rockpoint {
 namespace {
 
-constexpr const char* kBeginRead =
-    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
-
 // One checkpoint row of (thread, ns), hidden ones too.
 constexpr const char* kSelectOne =
     "WITH cp AS (SELECT {cte} FROM {from} WHERE c.thread_id = $1 AND "
@@ -30,24 +27,10 @@ constexpr std::string_view kMsgpackNil = "\xc0";
 
 using Key = std::tuple<std::string, std::string, std::string>;
 
-std::string Replace(std::string text, std::string_view from,
-                    std::string_view to) {
-  for (size_t at = text.find(from); at != std::string::npos;
-       at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
-
 std::string Expand(std::string text) {
-  text = Replace(std::move(text), "{cte}", kCteColumns);
-  text = Replace(std::move(text), "{from}", kCheckpointFrom);
-  return Replace(std::move(text), "{columns}", kCheckpointColumns);
-}
-
-std::string RowName(const PgCheckpointRow& row) {
-  return "checkpoints row " +
-         pg::KeyName(row.thread_id, row.checkpoint_ns, row.checkpoint_id);
+  text = ReplaceAll(std::move(text), "{cte}", kCteColumns);
+  text = ReplaceAll(std::move(text), "{from}", kCheckpointFrom);
+  return ReplaceAll(std::move(text), "{columns}", kCheckpointColumns);
 }
 
 bool WriteOrder(const PendingWrite& a, const PendingWrite& b) {
@@ -85,6 +68,10 @@ std::vector<std::string> TupleQueries(std::string_view cte,
           "AND w.checkpoint_ns = cp.checkpoint_ns "
           "AND w.checkpoint_id = cp.checkpoint_id OFFSET 0) AS w",
   };
+}
+
+std::string RowName(const PgCheckpointRow& row) {
+  return RowName(row.thread_id, row.checkpoint_ns, row.checkpoint_id);
 }
 
 PgCheckpointRow ReadCheckpointRow(const pg::Rows& rows, int row) {

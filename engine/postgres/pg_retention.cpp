@@ -131,11 +131,6 @@ constexpr const char* kTaggedRunCondition =
     "(c.metadata ? '$rockpoint' OR "
     "jsonb_typeof(c.metadata -> 'run_id') = 'object')";
 
-std::string RowName(std::string_view thread, std::string_view ns,
-                    std::string_view id) {
-  return "checkpoints row " + pg::KeyName(thread, ns, id);
-}
-
 // The SELECT of kCheckpointColumns of the checkpoints `where` selects.
 std::string NodesSql(std::string_view where) {
   return std::string("WITH cp AS (SELECT ") + kCteColumns + " FROM " +
@@ -171,21 +166,6 @@ std::string UnreferencedValuesSql() {
          pg::VersionKeySql("v.value") + " = b.version)";
 }
 
-pg::Param TextArray(const std::set<std::string>& items) {
-  return pg::Text(pg::TextArrayLiteral(
-      std::vector<std::string>(items.begin(), items.end())));
-}
-
-// The exclusive locks of `threads`, in byte order.
-std::vector<pg::Query> LockQueries(Impl& impl,
-                                   const std::set<std::string>& threads) {
-  std::vector<pg::Query> queries;
-  for (const std::string& thread : threads) {
-    queries.push_back(impl.LockThread(thread, /*exclusive=*/true));
-  }
-  return queries;
-}
-
 template <typename T>
 void Append(std::vector<T>& to, std::vector<T> items) {
   for (T& item : items) to.push_back(std::move(item));
@@ -193,13 +173,13 @@ void Append(std::vector<T>& to, std::vector<T> items) {
 
 // Deletes every row of `threads` in every table, under their locks.
 Status DeleteThreads(Impl& impl, const std::set<std::string>& threads) {
-  std::vector<pg::Query> queries = LockQueries(impl, threads);
+  std::vector<pg::Query> queries = impl.LockThreads(threads);
   int n = 0;
   for (const char* sql : kDeleteThreads) {
     queries.push_back(pg::Query{
         &impl.Stmt("rp_ret_delete_threads_" + std::to_string(n++), sql),
         "",
-        {TextArray(threads)}});
+        {pg::TextArray(threads)}});
   }
   RP_ASSIGN_OR_RETURN(Impl::Lease lease, impl.Acquire());
   return lease->Run(queries).status();
@@ -222,7 +202,7 @@ Result<ThreadNamespaces> ReadNamespaces(
       "WHERE thread_id = $1 AND checkpoint_ns = ANY($2::text[]) "
       "AND type <> 'empty'";
   pg::Params params = {pg::Text(thread)};
-  if (namespaces) params.push_back(TextArray(*namespaces));
+  if (namespaces) params.push_back(pg::TextArray(*namespaces));
   RP_ASSIGN_OR_RETURN(
       std::vector<pg::Rows> rows,
       connection.Run(
@@ -304,7 +284,7 @@ std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
     queries.push_back(
         pg::Query{&impl.Stmt("rp_ret_hide_ids", kHideCheckpoints),
                   "",
-                  {pg::Text(thread), pg::Text(ns), TextArray(hide)}});
+                  {pg::Text(thread), pg::Text(ns), pg::TextArray(hide)}});
   }
   if (!remove.empty()) {
     int n = 0;
@@ -312,7 +292,7 @@ std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
       queries.push_back(
           pg::Query{&impl.Stmt("rp_ret_delete_ids_" + std::to_string(n++), sql),
                     "",
-                    {pg::Text(thread), pg::Text(ns), TextArray(remove)}});
+                    {pg::Text(thread), pg::Text(ns), pg::TextArray(remove)}});
     }
   }
   static const std::string kUnreferenced = UnreferencedValuesSql();
@@ -407,10 +387,10 @@ Result<Scopes> FindRunCheckpoints(Impl& impl, pg::Connection& connection,
                                   const std::set<std::string>* threads) {
   const std::string suffix = threads ? "_in" : "";
   pg::Params in_threads;
-  if (threads) in_threads.push_back(TextArray(*threads));
+  if (threads) in_threads.push_back(pg::TextArray(*threads));
   std::vector<pg::Query> queries;
   if (!runs.plain.empty()) {
-    pg::Params params = {TextArray(runs.plain)};
+    pg::Params params = {pg::TextArray(runs.plain)};
     Append(params, in_threads);
     queries.push_back(
         pg::Query{&impl.Stmt("rp_ret_runs" + suffix, RunsSql(false, threads)),
@@ -457,7 +437,7 @@ Status PostgresCheckpointer::Impl::DeleteForRuns(
     if (found.empty()) return Status::OK();
     std::set<std::string> threads;
     for (const auto& [thread, namespaces] : found) threads.insert(thread);
-    RP_RETURN_IF_ERROR(connection.Run(LockQueries(*this, threads)).status());
+    RP_RETURN_IF_ERROR(connection.Run(LockThreads(threads)).status());
     RP_ASSIGN_OR_RETURN(const Scopes doomed,
                         FindRunCheckpoints(*this, connection, runs, &threads));
     for (const auto& [thread, namespaces] : doomed) {
@@ -480,7 +460,7 @@ Status PostgresCheckpointer::Impl::CopyThread(std::string_view source,
   std::set<std::string> threads = {std::string(target)};
   if (copies) threads.emplace(source);
   return InTransaction([&](pg::Connection& connection) -> Status {
-    std::vector<pg::Query> queries = LockQueries(*this, threads);
+    std::vector<pg::Query> queries = LockThreads(threads);
     queries.push_back(
         pg::Query{&Stmt("rp_ret_has_checkpoints", kHasCheckpoints),
                   "",
@@ -543,7 +523,7 @@ Status PostgresCheckpointer::Impl::Prune(
     return DeleteThreads(*this, threads);  // nothing survives to need.
   }
   return InTransaction([&](pg::Connection& connection) -> Status {
-    RP_RETURN_IF_ERROR(connection.Run(LockQueries(*this, threads)).status());
+    RP_RETURN_IF_ERROR(connection.Run(LockThreads(threads)).status());
     for (const std::string& thread : threads) {
       RP_RETURN_IF_ERROR(KeepLatest(*this, connection, thread, keep_last));
     }

@@ -2,6 +2,7 @@
 // additive objects and the checks that refuse a foreign or newer schema
 // (engine/postgres/SCHEMA.md).
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -351,13 +352,23 @@ void PostgresCheckpointer::Impl::Release(
   idle_changed_.Signal();
 }
 
-std::string PostgresCheckpointer::Impl::Sql(std::string_view sql) const {
-  std::string out(sql);
-  for (size_t at = out.find("{rp}"); at != std::string::npos;
-       at = out.find("{rp}", at + side_table_.size())) {
-    out.replace(at, 4, side_table_);
+std::string ReplaceAll(std::string text, std::string_view from,
+                       std::string_view to) {
+  for (size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
   }
-  return out;
+  return text;
+}
+
+std::string RowName(std::string_view thread_id, std::string_view checkpoint_ns,
+                    std::string_view checkpoint_id) {
+  return "checkpoints row " +
+         pg::KeyName(thread_id, checkpoint_ns, checkpoint_id);
+}
+
+std::string PostgresCheckpointer::Impl::Sql(std::string_view sql) const {
+  return ReplaceAll(std::string(sql), "{rp}", side_table_);
 }
 
 const pg::Statement& PostgresCheckpointer::Impl::Stmt(std::string_view name,
@@ -392,6 +403,15 @@ pg::Query PostgresCheckpointer::Impl::LockThread(std::string_view thread_id,
       "SELECT pg_advisory_xact_lock(7262898, hashtext($1))"};
   return pg::Query{
       exclusive ? &kExclusive : &kShared, "", {pg::Text(thread_id)}};
+}
+
+std::vector<pg::Query> PostgresCheckpointer::Impl::LockThreads(
+    const std::set<std::string>& threads) {
+  std::vector<pg::Query> queries;
+  for (const std::string& thread : threads) {
+    queries.push_back(LockThread(thread, /*exclusive=*/true));
+  }
+  return queries;
 }
 
 void PostgresCheckpointer::Impl::CursorOpened() {

@@ -84,6 +84,20 @@ inline constexpr const char* kCheckpointColumns =
 std::vector<std::string> TupleQueries(std::string_view cte,
                                       std::string_view order_by);
 
+// The first statement of a read's pipeline: its statements see one
+// snapshot.
+inline constexpr const char* kBeginRead =
+    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+
+// `text` with every `from` replaced by `to` (SQL templates).
+std::string ReplaceAll(std::string text, std::string_view from,
+                       std::string_view to);
+
+// "checkpoints row (thread_id=..., ...)", for Corruption messages.
+std::string RowName(std::string_view thread_id, std::string_view checkpoint_ns,
+                    std::string_view checkpoint_id);
+std::string RowName(const PgCheckpointRow& row);
+
 // Reads row `row` of `rows`, whose first nine columns are
 // kCheckpointColumns.
 PgCheckpointRow ReadCheckpointRow(const pg::Rows& rows, int row);
@@ -152,6 +166,8 @@ class PostgresCheckpointer::Impl {
   // `thread_id`: shared for put and put_writes, exclusive for changes
   // that read a thread before rewriting it (prune, delete_for_runs, copy).
   pg::Query LockThread(std::string_view thread_id, bool exclusive);
+  // The exclusive locks of `threads`, in byte order.
+  std::vector<pg::Query> LockThreads(const std::set<std::string>& threads);
 
   // Cursors alive: Close is Busy while any is.
   void CursorOpened() EXCLUDES(mu_);
