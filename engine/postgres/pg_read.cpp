@@ -178,14 +178,17 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
     std::sort(tuple.pending_writes.begin(), tuple.pending_writes.end(),
               WriteOrder);
     if (!rows[t].stored_channels_json) continue;  // LangGraph's: no record.
-    RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(rows[t]));
+    RP_ASSIGN_OR_RETURN(
+        const std::vector<std::string> stored,
+        pg::ChannelsFromJson(*rows[t].stored_channels_json,
+                             RowName(rows[t]) + " stored_channels"));
     for (const auto& [channel, version] : tuple.checkpoint.channel_versions) {
       if (present[t].contains(channel) ||
           tuple.checkpoint.channel_values.contains(channel)) {
         continue;
       }
       RP_RETURN_IF_ERROR(
-          CheckMissingValue(connection, rows[t], header, channel, version));
+          CheckMissingValue(connection, rows[t], stored, channel, version));
     }
   }
   return tuples;
@@ -193,7 +196,7 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
 
 Status PostgresCheckpointer::Impl::CheckMissingValue(
     pg::Connection& connection, const PgCheckpointRow& row,
-    const PgHeader& header, const std::string& channel,
+    const std::vector<std::string>& stored_channels, const std::string& channel,
     const ChannelVersion& version) {
   const pg::Statement& select_one = Stmt("rp_select_one", Expand(kSelectOne));
   const HeaderReader header_of = [&](const std::string& id)
@@ -205,17 +208,17 @@ Status PostgresCheckpointer::Impl::CheckMissingValue(
                             {pg::Text(row.thread_id),
                              pg::Text(row.checkpoint_ns), pg::Text(id)}}));
     if (rows.size() == 0) return std::optional<serde::CheckpointHeader>();
-    RP_ASSIGN_OR_RETURN(PgHeader ancestor,
-                        DecodeHeader(ReadCheckpointRow(rows, 0)));
-    if (!ReadCheckpointRow(rows, 0).stored_channels_json) {
+    const PgCheckpointRow ancestor_row = ReadCheckpointRow(rows, 0);
+    RP_ASSIGN_OR_RETURN(PgHeader ancestor, DecodeHeader(ancestor_row));
+    if (!ancestor_row.stored_channels_json) {
       ancestor.header.stored_channels.clear();  // LangGraph's: unknown.
     }
     return std::optional<serde::CheckpointHeader>(std::move(ancestor.header));
   };
   RP_ASSIGN_OR_RETURN(
       std::optional<std::string> storer,
-      FindLostValueStorer(row.checkpoint_id, header.header.stored_channels,
-                          row.parent_id, channel, version, header_of));
+      FindLostValueStorer(row.checkpoint_id, stored_channels, row.parent_id,
+                          channel, version, header_of));
   if (!storer) return Status::OK();
   return Status::Corruption(
       "checkpoint_blobs row (thread_id=\"" + row.thread_id +
@@ -228,13 +231,17 @@ Status PostgresCheckpointer::Impl::CheckMissingValue(
 Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::ReadTuples(
     std::string_view name, std::string_view cte, std::string_view order_by,
     const pg::Params& params) {
-  const std::vector<std::string> sql = TupleQueries(cte, order_by);
-  const std::string prefix(name);
+  // The SQL is built only the first time `name` is used.
+  const auto statement = [&](const char* suffix,
+                             size_t i) -> const pg::Statement& {
+    return Stmt(std::string(name) + suffix,
+                [&] { return TupleQueries(cte, order_by)[i]; });
+  };
   std::vector<pg::Query> queries;
   queries.push_back(pg::Query{nullptr, kBeginRead, {}});
-  queries.push_back(pg::Query{&Stmt(prefix + "_c", sql[0]), "", params});
-  queries.push_back(pg::Query{&Stmt(prefix + "_v", sql[1]), "", params});
-  queries.push_back(pg::Query{&Stmt(prefix + "_w", sql[2]), "", params});
+  queries.push_back(pg::Query{&statement("_c", 0), "", params});
+  queries.push_back(pg::Query{&statement("_v", 1), "", params});
+  queries.push_back(pg::Query{&statement("_w", 2), "", params});
   queries.push_back(pg::Query{nullptr, "COMMIT", {}});
   RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
   RP_ASSIGN_OR_RETURN(std::vector<pg::Rows> results, lease->Run(queries));

@@ -373,11 +373,16 @@ std::string PostgresCheckpointer::Impl::Sql(std::string_view sql) const {
 
 const pg::Statement& PostgresCheckpointer::Impl::Stmt(std::string_view name,
                                                       std::string_view sql) {
+  return Stmt(name, [sql] { return std::string(sql); });
+}
+
+const pg::Statement& PostgresCheckpointer::Impl::Stmt(
+    std::string_view name, const std::function<std::string()>& make_sql) {
   base::MutexLock lock(&mu_);
   auto found = statements_.find(name);
   if (found != statements_.end()) return *found->second;
   auto statement = std::make_unique<pg::Statement>(
-      pg::Statement{std::string(name), Sql(sql)});
+      pg::Statement{std::string(name), Sql(make_sql())});
   const pg::Statement& out = *statement;
   statements_.emplace(std::string(name), std::move(statement));
   return out;

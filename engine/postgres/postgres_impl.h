@@ -148,6 +148,11 @@ class PostgresCheckpointer::Impl {
   // The statement `name` with `sql` ({rp} replaced), created once.
   const pg::Statement& Stmt(std::string_view name, std::string_view sql)
       EXCLUDES(mu_);
+  // The same, `make_sql` called only when `name` is new (for SQL built
+  // from parts).
+  const pg::Statement& Stmt(std::string_view name,
+                            const std::function<std::string()>& make_sql)
+      EXCLUDES(mu_);
   // `sql` with {rp} replaced, for statements built per call.
   std::string Sql(std::string_view sql) const;
 
@@ -211,12 +216,13 @@ class PostgresCheckpointer::Impl {
                                                    const pg::Rows& checkpoints,
                                                    const pg::Rows& values,
                                                    const pg::Rows& writes);
-  // `row` (a rockpoint-written checkpoint, header decoded) names `channel`
-  // at `version` and no value row holds it: OK unless the row's put or an
-  // ancestor's stored it (engine/missing_value.h), then Corruption naming
-  // the value row.
+  // `row` (a rockpoint-written checkpoint whose put stored
+  // `stored_channels`) names `channel` at `version` and no value row holds
+  // it: OK unless the row's put or an ancestor's stored it
+  // (engine/missing_value.h), then Corruption naming the value row.
   Status CheckMissingValue(pg::Connection& connection,
-                           const PgCheckpointRow& row, const PgHeader& header,
+                           const PgCheckpointRow& row,
+                           const std::vector<std::string>& stored_channels,
                            const std::string& channel,
                            const ChannelVersion& version);
 
