@@ -5,8 +5,8 @@
 // version mapping), pg_schema.cpp (open, migrations, schema checks),
 // pg_put.cpp (put, put_writes), pg_read.cpp (get_tuple, rows into tuples),
 // pg_list.cpp (list cursor, list_threads), pg_retention.cpp (delete_thread,
-// delete_for_runs, copy_thread, hide, prune), pg_delta.cpp
-// (get_delta_channel_history).
+// delete_for_runs, prune), pg_copy_hide.cpp (copy_thread, hide),
+// pg_delta.cpp (get_delta_channel_history).
 //
 // SQL text may name rockpoint's side table as {rp}: Stmt() replaces it with
 // rockpoint_checkpoints, or, on a read-only open of a database that has

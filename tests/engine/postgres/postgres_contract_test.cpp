@@ -2,8 +2,6 @@
 // (tests/engine/postgres/postgres_test_server.h): one database for this
 // binary, emptied for each case; Reopen() closes every connection and opens
 // a new checkpointer, so what a case reads came back from the server.
-#include <libpq-fe.h>
-
 #include <memory>
 #include <string>
 
@@ -39,17 +37,11 @@ class PostgresHarness {
 
  private:
   static void Empty() {
-    PGconn* conn = PQconnectdb(ContractDatabase().c_str());
-    PGresult* result =
-        PQexec(conn,
-               "DO $$ BEGIN IF to_regclass('checkpoints') IS NOT NULL THEN "
-               "TRUNCATE checkpoints, checkpoint_blobs, checkpoint_writes, "
-               "rockpoint_checkpoints; END IF; END $$");
-    const bool ok = PQresultStatus(result) == PGRES_COMMAND_OK;
-    std::string message = PQresultErrorMessage(result);
-    PQclear(result);
-    PQfinish(conn);
-    REQUIRE_MESSAGE(ok, message);
+    namespace detail = rockpoint::testing::postgres_detail;
+    detail::Exec(detail::Connect(ContractDatabase()).get(),
+                 "DO $$ BEGIN IF to_regclass('checkpoints') IS NOT NULL THEN "
+                 "TRUNCATE checkpoints, checkpoint_blobs, checkpoint_writes, "
+                 "rockpoint_checkpoints; END IF; END $$");
   }
   void Open() {
     rockpoint::PostgresOptions options;
