@@ -110,6 +110,11 @@ Status SinkCheckpointer::Prune(const std::vector<std::string>&, PruneStrategy,
   return Status::OK();
 }
 
+Result<RetentionReport> SinkCheckpointer::Expire(
+    const std::vector<std::string>&, const ExpiryRule&) {
+  return RetentionReport{};
+}
+
 Result<DeltaHistory> SinkCheckpointer::GetDeltaChannelHistory(
     const CheckpointConfig&, const std::vector<std::string>& channels) {
   DeltaHistory history;

@@ -48,6 +48,9 @@ class SinkCheckpointer final : public Checkpointer {
   Status HideCheckpoint(const CheckpointConfig& config) override;
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last) override;
+  // Expires nothing (it keeps only the latest checkpoints).
+  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
+                                 const ExpiryRule& rule) override;
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override;

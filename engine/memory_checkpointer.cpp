@@ -6,6 +6,7 @@
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
 #include "engine/memory_ops.h"
+#include "engine/retention_rule.h"
 #include "engine/validation.h"
 
 namespace rockpoint {
@@ -116,6 +117,22 @@ Status MemoryCheckpointer::Prune(const std::vector<std::string>& thread_ids,
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   memory::PruneIn(state_->threads, thread_ids, strategy, keep_last);
   return Status::OK();
+}
+
+Result<RetentionReport> MemoryCheckpointer::Expire(
+    const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
+  RP_RETURN_IF_ERROR(ValidateExpiryRule(rule));
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
+  std::vector<memory::Expired> plan;
+  const RetentionReport report =
+      memory::PlanExpiry(state_->threads, thread_ids, rule, &plan);
+  if (!rule.dry_run) {
+    for (const memory::Expired& expired : plan) {
+      memory::ApplyExpired(state_->threads, expired);
+    }
+  }
+  return report;
 }
 
 Result<DeltaHistory> MemoryCheckpointer::GetDeltaChannelHistory(

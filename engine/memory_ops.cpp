@@ -7,7 +7,9 @@
 #include <tuple>
 #include <utility>
 
+#include "engine/retention_rule.h"
 #include "engine/validation.h"
+#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::memory {
 namespace {
@@ -321,6 +323,92 @@ void PruneIn(Threads& threads, const std::vector<std::string>& thread_ids,
     }
     DropEmpty(threads, thread);
   }
+}
+
+namespace {
+
+// The bytes ExpireIn counts for `ns`: values, writes, metadata.
+uint64_t StoredBytes(const Namespace& ns) {
+  uint64_t bytes = 0;
+  for (const auto& [id, cp] : ns.checkpoints) {
+    bytes += id.size() + serde::EncodeMsgpack(cp.metadata).size();
+  }
+  for (const auto& [key, blob] : ns.blobs) bytes += blob.value.bytes.size();
+  for (const auto& [id, writes] : ns.writes) {
+    for (const auto& [key, write] : writes) bytes += write.value.bytes.size();
+  }
+  return bytes;
+}
+
+// Visible checkpoints of `ns`, newest first.
+std::vector<AgedCheckpoint> AgedNewestFirst(const Namespace& ns) {
+  std::vector<AgedCheckpoint> aged;
+  for (auto it = ns.checkpoints.rbegin(); it != ns.checkpoints.rend(); ++it) {
+    if (!it->second.hidden)
+      aged.push_back({it->first, it->second.checkpoint.ts});
+  }
+  return aged;
+}
+
+// Plans `rule` over `thread` (named `thread_id`).
+RetentionReport PlanThread(const std::string& thread_id, const Thread& thread,
+                           const ExpiryRule& rule, std::vector<Expired>* plan) {
+  RetentionReport report;
+  report.threads_examined = 1;
+  std::vector<std::string_view> newest_ts;
+  for (const auto& [name, ns] : thread.namespaces) {
+    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(ns);
+    if (!aged.empty()) newest_ts.push_back(aged.front().ts);
+  }
+  const bool idle = ThreadIsIdle(newest_ts, rule);
+  bool any_visible = false;
+  for (const auto& [name, ns] : thread.namespaces) {
+    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(ns);
+    const std::set<std::string> survivors = SurvivorsOf(aged, idle, rule);
+    any_visible = any_visible || !survivors.empty();
+    if (survivors.size() == aged.size()) continue;
+    Expired expired{{thread_id, name}, {}};
+    for (const AgedCheckpoint& cp : aged) {
+      if (!survivors.contains(std::string(cp.id)))
+        expired.ids.emplace_back(cp.id);
+    }
+    Namespace after = ns;
+    Retain(after, survivors);
+    report.checkpoints_expired += expired.ids.size();
+    for (const std::string& id : expired.ids) {
+      if (after.checkpoints.contains(id)) ++report.checkpoints_hidden;
+    }
+    report.bytes += StoredBytes(ns) - StoredBytes(after);
+    plan->push_back(std::move(expired));
+  }
+  if (!newest_ts.empty() && !any_visible) report.threads_emptied = 1;
+  return report;
+}
+
+}  // namespace
+
+RetentionReport PlanExpiry(const Threads& threads,
+                           const std::vector<std::string>& thread_ids,
+                           const ExpiryRule& rule, std::vector<Expired>* plan) {
+  RetentionReport report;
+  const std::set<std::string> unique(thread_ids.begin(), thread_ids.end());
+  for (const std::string& thread_id : unique) {
+    auto thread = threads.find(thread_id);
+    if (thread == threads.end()) continue;
+    report += PlanThread(thread_id, thread->second, rule, plan);
+  }
+  return report;
+}
+
+void ApplyExpired(Threads& threads, const Expired& expired) {
+  auto thread = threads.find(expired.where.thread);
+  if (thread == threads.end()) return;
+  auto ns = thread->second.namespaces.find(expired.where.ns);
+  if (ns == thread->second.namespaces.end()) return;
+  std::set<std::string> survivors = VisibleIds(ns->second);
+  for (const std::string& id : expired.ids) survivors.erase(id);
+  Retain(ns->second, survivors);
+  DropEmpty(threads, thread);
 }
 
 Result<DeltaHistory> DeltaHistoryIn(const Threads& threads,

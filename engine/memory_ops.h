@@ -91,6 +91,22 @@ Status HideCheckpointIn(Threads& threads, const CheckpointConfig& config);
 // REQUIRES: ValidatePrune(strategy, keep_last) passed.
 void PruneIn(Threads& threads, const std::vector<std::string>& thread_ids,
              PruneStrategy strategy, size_t keep_last);
+// The visible checkpoints of one (thread, ns) that a retention pass
+// expires.
+struct Expired {
+  NamespaceKey where;
+  std::vector<std::string> ids;
+};
+// What one pass of `rule` over `thread_ids` expires (appended to `plan`)
+// and its report, computed on copies: `threads` is not changed. Bytes
+// count values, writes and metadata (msgpack).
+// REQUIRES: ValidateExpiryRule(rule) passed.
+RetentionReport PlanExpiry(const Threads& threads,
+                           const std::vector<std::string>& thread_ids,
+                           const ExpiryRule& rule, std::vector<Expired>* plan);
+// Expires the checkpoints of `expired` that are still visible: deleted, or
+// hidden where the other visible checkpoints' delta histories need them.
+void ApplyExpired(Threads& threads, const Expired& expired);
 // REQUIRES: config.thread_id.
 Result<DeltaHistory> DeltaHistoryIn(const Threads& threads,
                                     const CheckpointConfig& config,

@@ -142,6 +142,14 @@ void AppendPruneLine(const std::vector<std::string>& threads,
   AppendJson(json, out);
 }
 
+void AppendExpireLine(const memory::Expired& expired, std::string* out) {
+  Json json = Kind("expire");
+  json["thread"] = TextToJson(expired.where.thread);
+  json["ns"] = TextToJson(expired.where.ns);
+  json["ids"] = TextsToJson(expired.ids);
+  AppendJson(json, out);
+}
+
 std::string Snapshot(const memory::Threads& threads) {
   std::string out = HeaderLine();
   ForEachNamespace(threads, [&](const memory::NamespaceKey& where,

@@ -36,6 +36,8 @@ void AppendHideLine(const CheckpointConfig& config, std::string* out);
 void AppendPruneLine(const std::vector<std::string>& threads,
                      PruneStrategy strategy, size_t keep_last,
                      std::string* out);
+// The checkpoints one retention pass expired in one (thread, ns).
+void AppendExpireLine(const memory::Expired& expired, std::string* out);
 
 // A whole journal holding `threads`: the header, a line per stored value,
 // checkpoint and write, and one commit line.

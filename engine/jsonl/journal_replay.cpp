@@ -103,6 +103,18 @@ Status ApplyPrune(const Json& json, memory::Threads& threads) {
   return Status::OK();
 }
 
+Status ApplyExpire(const Json& json, memory::Threads& threads) {
+  LineFields fields(json, "expire");
+  memory::Expired expired;
+  RP_ASSIGN_OR_RETURN(expired.where.thread, fields.Text("thread"));
+  RP_ASSIGN_OR_RETURN(expired.where.ns, fields.Text("ns"));
+  RP_ASSIGN_OR_RETURN(const Json* ids, fields.Required("ids"));
+  RP_ASSIGN_OR_RETURN(expired.ids, TextsFromJson(*ids, fields.Path("ids")));
+  RP_RETURN_IF_ERROR(fields.NoOthers());
+  memory::ApplyExpired(threads, expired);
+  return Status::OK();
+}
+
 // Applies one committed line (not the header).
 Status ApplyLine(std::string_view text, memory::Threads& threads) {
   RP_RETURN_IF_ERROR(CheckJsonNesting(text));
@@ -122,6 +134,7 @@ Status ApplyLine(std::string_view text, memory::Threads& threads) {
   if (name == "copy_thread") return ApplyCopyThread(json, threads);
   if (name == "hide") return ApplyHide(json, threads);
   if (name == "prune") return ApplyPrune(json, threads);
+  if (name == "expire") return ApplyExpire(json, threads);
   return Status::InvalidArgument("unknown kind \"" + name + "\"");
 }
 

@@ -13,6 +13,7 @@
 #include "engine/jsonl/journal_file.h"
 #include "engine/jsonl/journal_lines.h"
 #include "engine/memory_ops.h"
+#include "engine/retention_rule.h"
 #include "engine/validation.h"
 
 namespace rockpoint {
@@ -52,9 +53,24 @@ class JsonlCheckpointer::Impl {
   Status Change(
       std::string lines,
       const std::function<Result<LiveChange>(memory::Threads&)>& apply) {
+    return ChangeWriting(
+        [&](memory::Threads& threads, std::string& out) -> Result<LiveChange> {
+          out = std::move(lines);
+          return apply(threads);
+        });
+  }
+
+  // Change, for a change whose journal lines depend on what is stored:
+  // `apply` sets them (its second argument). Nothing is written when it
+  // refuses the change or sets no line.
+  Status ChangeWriting(
+      const std::function<Result<LiveChange>(memory::Threads&, std::string&)>&
+          apply) {
     base::MutexLock lock(&mu_);
     RP_RETURN_IF_ERROR(CheckWritable());
-    RP_ASSIGN_OR_RETURN(const LiveChange live, apply(threads_));
+    std::string lines;
+    RP_ASSIGN_OR_RETURN(const LiveChange live, apply(threads_, lines));
+    if (lines.empty()) return Status::OK();
     const uint64_t added = std::count(lines.begin(), lines.end(), '\n');
     lines.append(jsonl::kCommitLine);
     Status status = file_->Append(lines);
@@ -309,6 +325,32 @@ Status JsonlCheckpointer::Prune(const std::vector<std::string>& thread_ids,
         memory::PruneIn(threads, thread_ids, strategy, keep_last);
         return Impl::LiveChange();
       });
+}
+
+Result<RetentionReport> JsonlCheckpointer::Expire(
+    const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
+  RP_RETURN_IF_ERROR(ValidateExpiryRule(rule));
+  RetentionReport report;
+  std::vector<memory::Expired> plan;
+  const auto plan_expiry = [&](const memory::Threads& threads) {
+    report = memory::PlanExpiry(threads, thread_ids, rule, &plan);
+    return Status::OK();
+  };
+  if (rule.dry_run) {
+    RP_RETURN_IF_ERROR(impl_->WithThreads(plan_expiry));
+    return report;
+  }
+  RP_RETURN_IF_ERROR(
+      impl_->ChangeWriting([&](memory::Threads& threads,
+                               std::string& lines) -> Result<Impl::LiveChange> {
+        RP_RETURN_IF_ERROR(plan_expiry(threads));
+        for (const memory::Expired& expired : plan) {
+          jsonl::AppendExpireLine(expired, &lines);
+          memory::ApplyExpired(threads, expired);
+        }
+        return Impl::LiveChange();
+      }));
+  return report;
 }
 
 Result<DeltaHistory> JsonlCheckpointer::GetDeltaChannelHistory(

@@ -96,6 +96,7 @@ Result<PgHeader> DecodeHeader(const PgCheckpointRow& row) {
   out.header.parent_id = row.parent_id;
   out.header.hidden = row.hidden;
   out.header.channel_versions = std::move(stored.checkpoint.channel_versions);
+  out.ts = std::move(stored.checkpoint.ts);
   if (row.stored_channels_json) {
     RP_ASSIGN_OR_RETURN(
         out.header.stored_channels,

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/delta_retention.h"
+#include "engine/postgres/pg_retain.h"
 #include "engine/postgres/postgres_impl.h"
 #include "engine/validation.h"
 
@@ -29,20 +30,6 @@ namespace {
 
 using Impl = PostgresCheckpointer::Impl;
 
-// (channel, checkpoint_blobs.version) of a value.
-using ValueKey = std::pair<std::string, std::string>;
-
-// What retention reads of one (thread, ns).
-struct Namespace {
-  // Every checkpoint, hidden ones included, by id.
-  std::map<std::string, PgHeader> nodes;
-  // The pairs that hold a value: a checkpoint_blobs row other than
-  // LangGraph's "empty" marker, or a value LangGraph inlined in a
-  // checkpoint that names the pair.
-  std::set<ValueKey> values;
-};
-// By checkpoint_ns.
-using ThreadNamespaces = std::map<std::string, Namespace>;
 // thread_id -> checkpoint_ns -> checkpoint ids.
 using Scopes =
     std::map<std::string, std::map<std::string, std::set<std::string>>>;
@@ -139,9 +126,8 @@ Status DeleteThreads(Impl& impl, const std::set<std::string>& threads) {
   return lease->Run(queries).status();
 }
 
-// Every checkpoint of `thread` (only those of `namespaces` when given), and
-// the pairs holding a value in the namespaces that have checkpoints.
-// Corruption naming the row when a checkpoint does not decode.
+}  // namespace
+
 Result<ThreadNamespaces> ReadNamespaces(
     Impl& impl, pg::Connection& connection, const std::string& thread,
     const std::set<std::string>* namespaces) {
@@ -189,13 +175,15 @@ Result<ThreadNamespaces> ReadNamespaces(
   return out;
 }
 
+namespace {
+
 bool Survives(const std::string& id, const PgHeader& node,
               const std::set<std::string>& doomed) {
   return !node.header.hidden && !doomed.contains(id);
 }
 
-// The ancestors the survivors' (visible, not doomed) delta histories run
-// through.
+}  // namespace
+
 std::set<std::string> NeededAncestors(const Namespace& ns,
                                       const std::set<std::string>& doomed) {
   std::set<std::string> survivors;
@@ -213,11 +201,6 @@ std::set<std::string> NeededAncestors(const Namespace& ns,
       });
 }
 
-// The statements that leave (thread, ns) holding its survivors and what
-// their delta histories need: a needed checkpoint that is not a survivor
-// stays hidden (with its values and writes), every other checkpoint that is
-// not a survivor goes with its writes and side row, and so do the values no
-// remaining checkpoint of the namespace names.
 std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
                                      const std::string& ns,
                                      const Namespace& nodes,
@@ -256,6 +239,8 @@ std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
                 {pg::Text(thread), pg::Text(ns)}});
   return queries;
 }
+
+namespace {
 
 // Applies RetainQueries to the namespaces `doomed` names (each with its
 // doomed ids) of `thread`.

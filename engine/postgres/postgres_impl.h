@@ -109,6 +109,7 @@ PgCheckpointRow ReadCheckpointRow(const pg::Rows& rows, int row);
 // prune read it, with inline values closing a walk by themselves.
 struct PgHeader {
   serde::CheckpointHeader header;
+  std::string ts;                         // the checkpoint's ts, for retention.
   std::set<std::string> inline_channels;  // LangGraph's inlined values.
   // Channels LangGraph inlined as JSON null (a None value). LangGraph's
   // delta walk does not take them as seeds, so neither does rockpoint's;
@@ -197,6 +198,8 @@ class PostgresCheckpointer::Impl {
   Status HideCheckpoint(const CheckpointConfig& config);
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last);
+  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
+                                 const ExpiryRule& rule);
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config, const std::vector<std::string>& channels);
 

@@ -35,6 +35,8 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(entry.key()));
     RP_ASSIGN_OR_RETURN(auto record, RocksDbCheckpointer::Impl::DecodeRecordAt(
                                          entry.key(), entry.value()));
+    family.record_bytes.emplace(parts.checkpoint_id,
+                                entry.key().size() + entry.value().size());
     family.records.emplace(std::move(parts.checkpoint_id), std::move(record));
   }
   RP_RETURN_IF_ERROR(records.status("load checkpoints"));
@@ -47,6 +49,8 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
       return layout::CorruptionAt("blob record", entry.key(), blob.status());
     }
     family.blob_has_value.emplace(std::string(entry.key()), !blob->empty);
+    family.blob_bytes.emplace(std::string(entry.key()),
+                              entry.key().size() + entry.value().size());
   }
   RP_RETURN_IF_ERROR(blobs.status("load blobs"));
   return family;
@@ -69,7 +73,8 @@ std::set<std::string> NeededBy(const Family& family,
 Status AddRetention(RocksDbCheckpointer::Impl& impl,
                     const rocksdb::ReadOptions& read, const Family& family,
                     const std::set<std::string>& survivors,
-                    rocksdb::WriteBatch& batch) {
+                    rocksdb::WriteBatch& batch, uint64_t* deleted_bytes) {
+  uint64_t bytes = 0;
   const std::string& thread = family.thread;
   const std::string& ns = family.ns;
   const std::set<std::string> needed = NeededBy(family, survivors);
@@ -95,6 +100,7 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
       batch.Put(impl.index, layout::HiddenKey(thread, ns, id), "");
     } else {
       batch.Delete(impl.checkpoints, layout::CheckpointKey(thread, ns, id));
+      bytes += family.record_bytes.at(id);
       if (record.header.hidden) {
         batch.Delete(impl.index, layout::HiddenKey(thread, ns, id));
       }
@@ -117,13 +123,17 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
                          needed.contains(parts.checkpoint_id);
     if (has_record && !remains) {
       batch.Delete(impl.writes, key);
+      bytes += key.size() + entry.value().size();
     }
   }
   RP_RETURN_IF_ERROR(writes.status("scan writes"));
 
   for (const auto& [key, has_value] : family.blob_has_value) {
-    if (!referenced_blobs.contains(key)) batch.Delete(impl.blobs, key);
+    if (referenced_blobs.contains(key)) continue;
+    batch.Delete(impl.blobs, key);
+    bytes += family.blob_bytes.at(key);
   }
+  if (deleted_bytes) *deleted_bytes += bytes;
   if (!any_remaining) {
     batch.Delete(impl.index, layout::ThreadKey(thread, ns));
   }

@@ -25,6 +25,10 @@ struct Family {
   std::map<std::string, serde::CheckpointRecord> records;
   // Every blob of (thread, ns): encoded key -> holds a value (not "empty").
   std::map<std::string, bool> blob_has_value;
+  // Stored bytes (key and value) of each record, by checkpoint id, and of
+  // each blob, by encoded key.
+  std::map<std::string, size_t> record_bytes;
+  std::map<std::string, size_t> blob_bytes;
 
   // True if the blob (channel, version) exists and is not "empty".
   bool HasValue(const std::string& channel,
@@ -47,10 +51,12 @@ std::set<std::string> NeededBy(const Family& family,
 // needed non-survivors hidden, and delete every other record with its
 // writes and index entries, the blobs no remaining record references, and
 // the ("th", thread, ns) entry when nothing remains. Writes of checkpoints
-// that have no record are left alone.
+// that have no record are left alone. Adds the stored bytes it deletes to
+// `*deleted_bytes` when given.
 Status AddRetention(RocksDbCheckpointer::Impl& impl,
                     const rocksdb::ReadOptions& read, const Family& family,
                     const std::set<std::string>& survivors,
-                    rocksdb::WriteBatch& batch);
+                    rocksdb::WriteBatch& batch,
+                    uint64_t* deleted_bytes = nullptr);
 
 }  // namespace rockpoint

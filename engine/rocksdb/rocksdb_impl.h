@@ -201,6 +201,8 @@ class RocksDbCheckpointer::Impl {
   Status HideCheckpoint(const CheckpointConfig& config);
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last);
+  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
+                                 const ExpiryRule& rule);
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config, const std::vector<std::string>& channels);
   Result<ThreadPage> ListThreads(const ListThreadsOptions& options);

@@ -138,6 +138,14 @@ Status SqliteCheckpointer::Prune(const std::vector<std::string>& thread_ids,
   return impl_->Prune(thread_ids, strategy, keep_last);
 }
 
+Result<RetentionReport> SqliteCheckpointer::Expire(
+    const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
+  base::MutexLock lock(&impl_->mu());
+  RP_RETURN_IF_ERROR(impl_->CheckOpen());
+  if (!rule.dry_run) RP_RETURN_IF_ERROR(impl_->CheckWritable());
+  return impl_->Expire(thread_ids, rule);
+}
+
 Result<DeltaHistory> SqliteCheckpointer::GetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
   base::MutexLock lock(&impl_->mu());

@@ -100,6 +100,8 @@ class SqliteCheckpointer::Impl {
   Status HideCheckpoint(const CheckpointConfig& config) REQUIRES(mu_);
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last) REQUIRES(mu_);
+  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
+                                 const ExpiryRule& rule) REQUIRES(mu_);
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config, const std::vector<std::string>& channels)
       REQUIRES(mu_);
@@ -155,6 +157,25 @@ class SqliteCheckpointer::Impl {
   Status RetainNamespace(std::string_view thread_id,
                          std::string_view checkpoint_ns,
                          const std::set<std::string>& doomed) REQUIRES(mu_);
+  // RetainNamespace in two steps: what it changes, read inside any
+  // transaction, then the change (inside a write transaction).
+  struct RetentionPlan {
+    std::vector<std::string> hide;    // checkpoint ids kept, hidden.
+    std::vector<std::string> remove;  // checkpoint ids deleted with writes.
+    std::vector<std::pair<std::string, ChannelVersion>> remove_blobs;
+  };
+  Result<RetentionPlan> PlanRetention(std::string_view thread_id,
+                                      std::string_view checkpoint_ns,
+                                      const std::set<std::string>& doomed)
+      REQUIRES(mu_);
+  Status ApplyRetention(std::string_view thread_id,
+                        std::string_view checkpoint_ns,
+                        const RetentionPlan& plan) REQUIRES(mu_);
+  // The stored bytes `plan` deletes: its checkpoint rows (record, metadata,
+  // id), their writes (value, task id), its blobs.
+  Result<uint64_t> PlannedBytes(std::string_view thread_id,
+                                std::string_view checkpoint_ns,
+                                const RetentionPlan& plan) REQUIRES(mu_);
 
  private:
   base::Mutex mu_;

@@ -157,9 +157,10 @@ Status DeleteBlobRow(Database* db, std::string_view thread_id,
 
 }  // namespace
 
-Status SqliteCheckpointer::Impl::RetainNamespace(
-    std::string_view thread_id, std::string_view checkpoint_ns,
-    const std::set<std::string>& doomed) {
+Result<SqliteCheckpointer::Impl::RetentionPlan>
+SqliteCheckpointer::Impl::PlanRetention(std::string_view thread_id,
+                                        std::string_view checkpoint_ns,
+                                        const std::set<std::string>& doomed) {
   RP_ASSIGN_OR_RETURN(const auto nodes,
                       ReadNodes(db(), thread_id, checkpoint_ns));
   RP_ASSIGN_OR_RETURN(const auto blob_empty,
@@ -167,6 +168,7 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
   const std::set<std::string> needed =
       NeededAncestors(nodes, blob_empty, doomed);
 
+  RetentionPlan plan;
   std::set<BlobKey> referenced;
   for (const auto& [id, node] : nodes) {
     const bool survives = Survives(id, node, doomed);
@@ -177,18 +179,36 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
       }
     }
     if (keep && (survives || node.hidden)) continue;  // unchanged.
-    if (keep) {
-      RP_RETURN_IF_ERROR(HideCheckpointRow(db(), thread_id, checkpoint_ns, id));
-    } else {
-      RP_RETURN_IF_ERROR(
-          DeleteCheckpointRows(db(), thread_id, checkpoint_ns, id));
-    }
+    (keep ? plan.hide : plan.remove).push_back(id);
   }
   for (const auto& [key, empty] : blob_empty) {
-    if (referenced.count(key) > 0) continue;
+    if (referenced.count(key) == 0) plan.remove_blobs.push_back(key);
+  }
+  return plan;
+}
+
+Status SqliteCheckpointer::Impl::ApplyRetention(std::string_view thread_id,
+                                                std::string_view checkpoint_ns,
+                                                const RetentionPlan& plan) {
+  for (const std::string& id : plan.hide) {
+    RP_RETURN_IF_ERROR(HideCheckpointRow(db(), thread_id, checkpoint_ns, id));
+  }
+  for (const std::string& id : plan.remove) {
+    RP_RETURN_IF_ERROR(
+        DeleteCheckpointRows(db(), thread_id, checkpoint_ns, id));
+  }
+  for (const BlobKey& key : plan.remove_blobs) {
     RP_RETURN_IF_ERROR(DeleteBlobRow(db(), thread_id, checkpoint_ns, key));
   }
   return Status::OK();
+}
+
+Status SqliteCheckpointer::Impl::RetainNamespace(
+    std::string_view thread_id, std::string_view checkpoint_ns,
+    const std::set<std::string>& doomed) {
+  RP_ASSIGN_OR_RETURN(const RetentionPlan plan,
+                      PlanRetention(thread_id, checkpoint_ns, doomed));
+  return ApplyRetention(thread_id, checkpoint_ns, plan);
 }
 
 Status SqliteCheckpointer::Impl::DeleteThread(std::string_view thread_id) {

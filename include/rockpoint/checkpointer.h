@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rockpoint/retention.h"
 #include "rockpoint/status.h"
 #include "rockpoint/types.h"
 
@@ -135,6 +136,25 @@ class Checkpointer {
                PruneStrategy strategy) {
     return Prune(thread_ids, strategy, 1);
   }
+
+  // One pass of `rule` (rockpoint/retention.h) over `thread_ids`: per
+  // (thread, ns), the visible checkpoints it expires are deleted, or kept
+  // hidden where a surviving checkpoint's delta history needs them, as
+  // Prune keeps them. Atomic across all of `thread_ids`: decided and applied
+  // at one snapshot while their locks are held (one transaction), so a put
+  // that lands during the call is either seen by the rule or untouched.
+  // Unknown threads are skipped. With rule.dry_run nothing changes and the
+  // report says what would go. InvalidArgument for a rule that
+  // ValidateExpiryRule refuses.
+  virtual Result<RetentionReport> Expire(
+      const std::vector<std::string>& thread_ids, const ExpiryRule& rule) = 0;
+
+  // Expire of `policy` at `now` over every thread, in thread-id order, one
+  // call per policy.sweep_batch_threads threads (ListThreads pages), so a
+  // sweep holds a thread's lock for one batch at most. Stops at the first
+  // error; the batches before it stay applied.
+  Result<RetentionReport> Sweep(const RetentionPolicy& policy,
+                                RetentionTime now, bool dry_run = false);
 
   // For each channel: the writes since the nearest ancestor that stores a
   // value for it (the seed), walking parent links from config's checkpoint's

@@ -71,6 +71,10 @@ class ForwardingCheckpointer : public Checkpointer {
                PruneStrategy strategy, size_t keep_last) override {
     return target_->Prune(thread_ids, strategy, keep_last);
   }
+  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
+                                 const ExpiryRule& rule) override {
+    return target_->Expire(thread_ids, rule);
+  }
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override {

@@ -44,6 +44,8 @@ class MemoryCheckpointer final : public Checkpointer {
   Status HideCheckpoint(const CheckpointConfig& config) override;
   Status Prune(const std::vector<std::string>& thread_ids,
                PruneStrategy strategy, size_t keep_last) override;
+  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
+                                 const ExpiryRule& rule) override;
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override;

@@ -4,6 +4,8 @@
 // Included by contract_suite.h.
 #pragma once
 
+#include <functional>
+
 #include "engine/contract_delta.h"
 #include "engine/contract_helpers.h"
 
@@ -12,10 +14,12 @@ namespace rockpoint::testing {
 // A chain cp0000..cp(n-1) in (thread, ns) with a delta channel "msgs" (full
 // value every `every` steps, otherwise an "empty" version bump), a plain
 // channel "plain" stored each step, writes to both on every checkpoint, and
-// metadata run_id "<thread>/run-<i / 3>".
-inline void PutDeltaThread(Checkpointer& store, const std::string& thread,
-                           const std::string& ns = "", int n = 12,
-                           int every = 4) {
+// metadata run_id "<thread>/run-<i / 3>"; checkpoint i's ts is ts_of(i)
+// when given.
+inline void PutDeltaThread(
+    Checkpointer& store, const std::string& thread, const std::string& ns = "",
+    int n = 12, int every = 4,
+    const std::function<std::string(int)>& ts_of = nullptr) {
   for (int i = 0; i < n; ++i) {
     std::string step = std::to_string(i);
     std::map<std::string, TypedValue> values{{"plain", Val("p" + step)}};
@@ -31,7 +35,8 @@ inline void PutDeltaThread(Checkpointer& store, const std::string& thread,
                   .metadata = Meta({{"run_id", Value(thread + "/run-" +
                                                      std::to_string(i / 3))},
                                     {"step", Value(i)}}),
-                  .ns = ns});
+                  .ns = ns,
+                  .ts = ts_of ? ts_of(i) : ""});
     DoWrites(store, thread, CpId(i),
              {W("msgs", "m" + step + "a"), W("msgs", "m" + step + "b"),
               W("plain", "pw" + step)},

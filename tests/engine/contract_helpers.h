@@ -76,11 +76,14 @@ struct PutSpec {
   std::optional<ChannelVersions> new_versions;
   Value metadata = Value::MakeMap();
   std::string ns;
+  // The checkpoint's ts; empty: MakeCheckpoint's default.
+  std::string ts;
 };
 
 // Puts `spec`, REQUIRing success; returns the normalized config.
 inline CheckpointConfig DoPut(Checkpointer& store, const PutSpec& spec) {
-  Checkpoint checkpoint = MakeCheckpoint(spec.id, spec.values, spec.versions);
+  Checkpoint checkpoint =
+      MakeCheckpoint(spec.id, spec.values, spec.versions, spec.ts);
   return Unwrap(store.Put(CheckpointConfig{spec.thread, spec.ns, spec.parent},
                           checkpoint, spec.metadata,
                           spec.new_versions.value_or(spec.versions)));

@@ -26,6 +26,7 @@
 #include "engine/contract_hidden.h"
 #include "engine/contract_list.h"
 #include "engine/contract_put.h"
+#include "engine/contract_retention.h"
 #include "engine/contract_writes.h"
 
 // Instantiates every contract case for `Harness` (a type at global or named
@@ -43,6 +44,7 @@
   TEST_CASE_TEMPLATE_INVOKE(contract_prune, Harness);            \
   TEST_CASE_TEMPLATE_INVOKE(contract_delta, Harness);            \
   TEST_CASE_TEMPLATE_INVOKE(contract_delta_safety, Harness);     \
+  TEST_CASE_TEMPLATE_INVOKE(contract_retention, Harness);        \
   TEST_CASE_TEMPLATE_INVOKE(contract_hidden, Harness);           \
   TEST_CASE_TEMPLATE_INVOKE(contract_list_threads, Harness);     \
   TEST_CASE_TEMPLATE_INVOKE(contract_ids, Harness);              \

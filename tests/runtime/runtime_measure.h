@@ -79,6 +79,10 @@ class DiscardCheckpointer final : public Checkpointer {
                size_t) override {
     return Status::OK();
   }
+  Result<RetentionReport> Expire(const std::vector<std::string>&,
+                                 const ExpiryRule&) override {
+    return RetentionReport{};
+  }
   Result<DeltaHistory> GetDeltaChannelHistory(
       const CheckpointConfig&, const std::vector<std::string>&) override {
     return DeltaHistory{};

@@ -1,0 +1,148 @@
+// expire: one retention pass in one transaction holding the exclusive
+// advisory locks of its threads (as prune), so a put of rockpoint waits for
+// it or is read by it. A dry run reads the same way and changes nothing.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/postgres/pg_retain.h"
+#include "engine/postgres/postgres_impl.h"
+#include "engine/retention_rule.h"
+
+namespace rockpoint {
+namespace {
+
+using Impl = PostgresCheckpointer::Impl;
+
+// The bytes of (thread $1, ns $2) that a retention deletes: the rows of
+// checkpoints $3 (id, checkpoint, metadata) and their writes (task id,
+// blob), and the values not among the pairs ($4[i], $5[i]) that remain
+// named.
+constexpr const char* kDeletedBytes = R"sql(
+SELECT (SELECT coalesce(sum(octet_length(checkpoint_id) +
+                            octet_length(checkpoint::text) +
+                            octet_length(metadata::text)), 0)
+          FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2
+           AND checkpoint_id = ANY($3::text[]))
+     + (SELECT coalesce(sum(octet_length(task_id) +
+                            coalesce(octet_length(blob), 0)), 0)
+          FROM checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = $2
+           AND checkpoint_id = ANY($3::text[]))
+     + (SELECT coalesce(sum(octet_length(channel) +
+                            coalesce(octet_length(blob), 0)), 0)
+          FROM checkpoint_blobs b WHERE b.thread_id = $1
+           AND b.checkpoint_ns = $2 AND NOT EXISTS (
+             SELECT 1 FROM unnest($4::text[], $5::text[]) AS k(channel, version)
+              WHERE k.channel = b.channel AND k.version = b.version))::bigint)sql";
+
+std::vector<AgedCheckpoint> AgedNewestFirst(const Namespace& ns) {
+  std::vector<AgedCheckpoint> aged;
+  for (auto it = ns.nodes.rbegin(); it != ns.nodes.rend(); ++it) {
+    if (!it->second.header.hidden) aged.push_back({it->first, it->second.ts});
+  }
+  return aged;
+}
+
+// The query of kDeletedBytes for retaining `doomed` out of `nodes`.
+pg::Query DeletedBytesQuery(Impl& impl, const std::string& thread,
+                            const std::string& ns, const Namespace& nodes,
+                            const std::set<std::string>& doomed) {
+  const std::set<std::string> needed = NeededAncestors(nodes, doomed);
+  std::set<std::string> removed;
+  std::set<ValueKey> named;
+  for (const auto& [id, node] : nodes.nodes) {
+    const bool survives = !node.header.hidden && !doomed.contains(id);
+    if (!survives && !needed.contains(id)) {
+      removed.insert(id);
+      continue;
+    }
+    for (const auto& [channel, version] : node.header.channel_versions) {
+      named.emplace(channel, pg::VersionKey(version));
+    }
+  }
+  std::vector<std::string> channels;
+  std::vector<std::string> versions;
+  for (const auto& [channel, version] : named) {
+    channels.push_back(channel);
+    versions.push_back(version);
+  }
+  return pg::Query{&impl.Stmt("rp_expire_bytes", kDeletedBytes),
+                   "",
+                   {pg::Text(thread), pg::Text(ns), pg::TextArray(removed),
+                    pg::TextArray(channels), pg::TextArray(versions)}};
+}
+
+// Adds `rule`'s pass over `thread` to `report`, applying it unless dry.
+Status ExpireThread(Impl& impl, pg::Connection& connection,
+                    const std::string& thread, const ExpiryRule& rule,
+                    RetentionReport& report) {
+  RP_ASSIGN_OR_RETURN(const ThreadNamespaces read,
+                      ReadNamespaces(impl, connection, thread, nullptr));
+  std::vector<std::string_view> newest_ts;
+  for (const auto& [ns, nodes] : read) {
+    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(nodes);
+    if (!aged.empty()) newest_ts.push_back(aged.front().ts);
+  }
+  if (newest_ts.empty()) return Status::OK();
+  ++report.threads_examined;
+  const bool idle = ThreadIsIdle(newest_ts, rule);
+  bool any_visible = false;
+  for (const auto& [ns, nodes] : read) {
+    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(nodes);
+    const std::set<std::string> survivors = SurvivorsOf(aged, idle, rule);
+    any_visible = any_visible || !survivors.empty();
+    std::set<std::string> doomed;
+    for (const AgedCheckpoint& checkpoint : aged) {
+      const std::string id(checkpoint.id);
+      if (!survivors.contains(id)) doomed.insert(id);
+    }
+    if (doomed.empty()) continue;
+    report.checkpoints_expired += doomed.size();
+    for (const std::string& id : NeededAncestors(nodes, doomed)) {
+      if (doomed.contains(id)) ++report.checkpoints_hidden;
+    }
+    std::vector<pg::Query> queries = {
+        DeletedBytesQuery(impl, thread, ns, nodes, doomed)};
+    if (!rule.dry_run) {
+      for (pg::Query& query : RetainQueries(impl, thread, ns, nodes, doomed)) {
+        queries.push_back(std::move(query));
+      }
+    }
+    RP_ASSIGN_OR_RETURN(std::vector<pg::Rows> rows, connection.Run(queries));
+    report.bytes += static_cast<uint64_t>(rows[0].GetInt(0, 0));
+  }
+  if (!any_visible) ++report.threads_emptied;
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
+                                     const ExpiryRule& rule) {
+  RP_RETURN_IF_ERROR(CheckOpen());
+  if (!rule.dry_run) RP_RETURN_IF_ERROR(CheckWritable());
+  RP_RETURN_IF_ERROR(ValidateExpiryRule(rule));
+  std::set<std::string> threads;
+  for (const std::string& thread : thread_ids) {
+    if (pg::IsStorableText(thread, limits().max_id_bytes)) {
+      threads.insert(thread);
+    }
+  }
+  RetentionReport report;
+  if (threads.empty()) return report;
+  RP_RETURN_IF_ERROR(InTransaction([&](pg::Connection& connection) -> Status {
+    RP_RETURN_IF_ERROR(connection.Run(LockThreads(threads)).status());
+    for (const std::string& thread : threads) {
+      RP_RETURN_IF_ERROR(ExpireThread(*this, connection, thread, rule, report));
+    }
+    return Status::OK();
+  }));
+  return report;
+}
+
+Result<RetentionReport> PostgresCheckpointer::Expire(
+    const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
+  return impl_->Expire(thread_ids, rule);
+}
+
+}  // namespace rockpoint
