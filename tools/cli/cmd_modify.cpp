@@ -1,13 +1,16 @@
 // Commands that change a store: `copy SRC DST` (a thread), `delete
-// THREAD...`, `delete-runs RUN...`, `prune THREAD... [--keep N | --delete]`.
-// The destructive ones ask for confirmation on a terminal; --yes for
-// scripts (without it a non-terminal stdin is refused).
+// THREAD...`, `delete-runs RUN...`, `prune THREAD... [--keep N | --delete]`
+// and `prune [THREAD...] --older-than D | --idle D | --keep N` (a retention
+// pass, retention_flags.h). The destructive ones ask for confirmation on a
+// terminal; --yes for scripts (without it a non-terminal stdin is refused,
+// and a retention pass is a dry run).
 #include <map>
 #include <set>
 
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
+#include "tools/cli/retention_flags.h"
 
 namespace rockpoint::cli {
 namespace {
@@ -179,14 +182,16 @@ class PruneCommand final : public Command {
   const char* name() const override { return "prune"; }
   const char* help() const override {
     return "Keep only the newest N checkpoints per namespace of each thread "
-           "(--keep, default 1), or remove them all (--delete)";
+           "(--keep, default 1), remove them all (--delete), or expire by "
+           "age (--older-than, --idle; every thread unless THREADs are "
+           "named; a dry run without --yes)";
   }
   Access access() const override { return Access::kWrite; }
   void AddFlags(CLI::App& app) override {
-    app.add_option("THREAD", threads_, "Threads to prune")->required();
-    auto* keep =
-        app.add_option("--keep", keep_, "Checkpoints to keep per namespace")
-            ->check(CountValidator());
+    app.add_option("THREAD", threads_,
+                   "Threads to prune (with --older-than, --idle or --keep "
+                   "alone: every thread when none is named)");
+    CLI::Option* keep = retention_.AddTo(app, /*with_keep=*/true);
     auto* remove = app.add_flag("--delete", delete_,
                                 "Remove every checkpoint of the threads");
     keep->excludes(remove);
@@ -195,13 +200,26 @@ class PruneCommand final : public Command {
 
   Result<int> Run(Context& context) override {
     RP_RETURN_IF_ERROR(context.DecodeIds(threads_));
+    if (delete_ && retention_.ages()) {
+      return Status::InvalidArgument(
+          "--delete excludes --older-than and --idle");
+    }
+    if (threads_.empty() && (delete_ || !retention_.any())) {
+      return Status::InvalidArgument(
+          "name the THREADs to prune, or give --older-than, --idle or --keep "
+          "to prune every thread");
+    }
     Checkpointer& store = context.store->checkpointer();
     RP_ASSIGN_OR_RETURN(auto before, CheckpointCounts(store));
     RP_ASSIGN_OR_RETURN(std::vector<std::string> threads,
                         ExistingThreads(threads_, before));
+    if (retention_.ages() || threads_.empty()) {
+      return RunRetentionPrune(context, threads, retention_, yes_);
+    }
+    const size_t keep = retention_.keep == 0 ? 1 : retention_.keep;
     const std::string what = delete_
                                  ? "Remove every checkpoint of"
-                                 : "Keep the newest " + std::to_string(keep_) +
+                                 : "Keep the newest " + std::to_string(keep) +
                                        " checkpoint(s) per namespace of";
     RP_ASSIGN_OR_RETURN(
         bool confirmed,
@@ -214,8 +232,7 @@ class PruneCommand final : public Command {
     for (const std::string& thread : threads) {
       RP_RETURN_IF_ERROR(store.Prune(
           {thread},
-          delete_ ? PruneStrategy::kDelete : PruneStrategy::kKeepLatest,
-          keep_));
+          delete_ ? PruneStrategy::kDelete : PruneStrategy::kKeepLatest, keep));
       progress.Update(++done);
     }
     RP_ASSIGN_OR_RETURN(auto after, CheckpointCounts(store));
@@ -234,7 +251,7 @@ class PruneCommand final : public Command {
 
  private:
   std::vector<std::string> threads_;
-  size_t keep_ = 1;
+  RetentionFlags retention_;
   bool delete_ = false;
   bool yes_ = false;
 };

@@ -2,7 +2,7 @@
 // checkpoints, values referenced against values stored (deduplication),
 // writes; for RocksDB also bytes per column family, compression ratio and
 // write amplification; for JSONL the journal's bytes and lines, live and
-// not.
+// not; with retention flags, what that policy would reclaim (a dry run).
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -13,6 +13,7 @@
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
+#include "tools/cli/retention_flags.h"
 
 namespace rockpoint::cli {
 namespace {
@@ -147,12 +148,14 @@ class StatsCommand final : public Command {
     return "Store figures: threads, checkpoints, deduplicated values, "
            "writes; RocksDB: bytes per column family, compression ratio, "
            "write amplification (of this process's writes); JSONL: journal "
-           "bytes, lines and live lines";
+           "bytes, lines and live lines; with --older-than, --idle or "
+           "--keep: what that retention policy would reclaim";
   }
   Access access() const override { return Access::kRead; }
   void AddFlags(CLI::App& app) override {
     app.add_flag("--quick", quick_,
                  "Skip the figures that read every checkpoint");
+    retention_.AddTo(app, /*with_keep=*/true);
   }
 
   Result<int> Run(Context& context) override {
@@ -181,12 +184,21 @@ class StatsCommand final : public Command {
     } else {
       doc["disk_bytes"] = PathBytes(store.path());
     }
+    if (retention_.any()) {
+      RP_ASSIGN_OR_RETURN(const RetentionPolicy policy, retention_.Policy());
+      RP_ASSIGN_OR_RETURN(const RetentionTime now, retention_.Now());
+      RP_ASSIGN_OR_RETURN(
+          const RetentionReport reclaimable,
+          store.checkpointer().Sweep(policy, now, /*dry_run=*/true));
+      doc["reclaimable"] = RetentionReportJson(reclaimable, true);
+    }
     context.Print(Output::Document(std::move(doc)));
     return kExitOk;
   }
 
  private:
   bool quick_ = false;
+  RetentionFlags retention_;
 };
 
 }  // namespace
