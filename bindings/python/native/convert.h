@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rockpoint/retention.h"
 #include "rockpoint/types.h"
 
 namespace rockpoint::py {
@@ -84,5 +85,19 @@ nb::object TupleToPy(const CheckpointTuple& tuple, const Serde& serde);
 nb::dict DeltaHistoryToPy(const DeltaHistory& history,
                           const std::vector<std::string>& channels,
                           const Serde& serde);
+
+// ---- Retention (convert_retention.cc) --------------------------------------
+
+// Retention._native()'s tuple (max_idle seconds, max_age seconds, keep_last,
+// sweep_interval milliseconds, sweep_batch_threads), the first three None
+// when unset. TypeError for another shape; the values are checked by
+// ValidateRetentionPolicy, not here.
+RetentionPolicy PolicyFromPy(nb::handle spec);
+// Microseconds since the Unix epoch (UTC). ValueError outside the engine
+// clock's range (the years 1678 to 2261).
+RetentionTime TimeFromPy(int64_t micros);
+// {"threads_examined", "threads_emptied", "checkpoints_expired",
+//  "checkpoints_hidden", "bytes"}: RetentionReport's fields.
+nb::dict ReportToPy(const RetentionReport& report);
 
 }  // namespace rockpoint::py

@@ -4,6 +4,9 @@
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 
+#include <optional>
+
+#include "native/convert.h"
 #include "native/errors.h"
 #include "native/store.h"
 
@@ -15,6 +18,12 @@ using rockpoint::py::Store;
 namespace {
 // An argument that may be None (the Store methods check it themselves).
 auto A(const char* name) { return nb::arg(name).none(); }
+
+// A retention argument: None, or Retention._native()'s tuple.
+std::optional<rockpoint::RetentionPolicy> OptionalPolicy(nb::handle spec) {
+  if (spec.is_none()) return std::nullopt;
+  return rockpoint::py::PolicyFromPy(spec);
+}
 }  // namespace
 
 NB_MODULE(_native, m) {
@@ -29,7 +38,7 @@ NB_MODULE(_native, m) {
           "open_rocksdb",
           [](const std::string& path, bool sync_writes, bool create_if_missing,
              bool read_only, uint64_t blob_file_min_bytes,
-             uint64_t block_cache_bytes) {
+             uint64_t block_cache_bytes, nb::handle retention) {
             OpenOptions options;
             options.path = path;
             options.sync_writes = sync_writes;
@@ -37,12 +46,18 @@ NB_MODULE(_native, m) {
             options.read_only = read_only;
             options.blob_file_min_bytes = blob_file_min_bytes;
             options.block_cache_bytes = block_cache_bytes;
+            options.retention = OptionalPolicy(retention);
             return Store::OpenRocksDb(options);
           },
           nb::arg("path"), nb::arg("sync_writes"), nb::arg("create_if_missing"),
           nb::arg("read_only"), nb::arg("blob_file_min_bytes"),
-          nb::arg("block_cache_bytes"))
-      .def_static("open_memory", &Store::OpenMemory)
+          nb::arg("block_cache_bytes"), A("retention") = nb::none())
+      .def_static(
+          "open_memory",
+          [](nb::handle retention) {
+            return Store::OpenMemory(OptionalPolicy(retention));
+          },
+          A("retention") = nb::none())
       .def("put", &Store::Put, A("config"), A("checkpoint"), A("metadata"),
            A("new_versions"), A("serde"))
       .def("put_writes", &Store::PutWrites, A("config"), A("writes"),
@@ -56,6 +71,8 @@ NB_MODULE(_native, m) {
       .def("delete_for_runs", &Store::DeleteForRuns, A("run_ids"))
       .def("copy_thread", &Store::CopyThread, A("source"), A("target"))
       .def("prune", &Store::Prune)
+      .def("sweep", &Store::Sweep, nb::arg("retention"), nb::arg("now_micros"),
+           nb::arg("dry_run"))
       .def("close", &Store::Close)
       .def_prop_ro("closed", &Store::closed)
       .def_prop_ro("kind", &Store::kind)

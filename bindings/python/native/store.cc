@@ -9,6 +9,7 @@
 #include "native/convert.h"
 #include "native/errors.h"
 #include "rockpoint/memory_checkpointer.h"
+#include "rockpoint/retention_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::py {
@@ -28,6 +29,23 @@ std::optional<size_t> LimitFromPy(nb::handle limit) {
   return n < 0 ? 0 : static_cast<size_t>(n);
 }
 
+// `engine`, or, with a policy, a RetentionCheckpointer owning it with its
+// sweeper started on the system clock.
+std::unique_ptr<Checkpointer> WithRetention(
+    std::unique_ptr<Checkpointer> engine,
+    const std::optional<RetentionPolicy>& retention) {
+  if (!retention) return engine;
+  Result<std::unique_ptr<RetentionCheckpointer>> wrapped =
+      RetentionCheckpointer::Wrap(std::move(engine),
+                                  RetentionOptions{.policy = *retention});
+  ThrowIfError(wrapped.status());
+  return std::move(wrapped).value();
+}
+
+void CheckPolicy(const std::optional<RetentionPolicy>& retention) {
+  if (retention) ThrowIfError(ValidateRetentionPolicy(*retention));
+}
+
 }  // namespace
 
 Store::Store(std::unique_ptr<Checkpointer> engine, std::string kind,
@@ -42,6 +60,7 @@ Store::~Store() {
 }
 
 std::shared_ptr<Store> Store::OpenRocksDb(const OpenOptions& options) {
+  CheckPolicy(options.retention);
   RocksDbOptions rocks;
   rocks.path = options.path;
   rocks.sync_writes = options.sync_writes;
@@ -55,12 +74,16 @@ std::shared_ptr<Store> Store::OpenRocksDb(const OpenOptions& options) {
   }();
   ThrowIfError(opened.status());
   return std::shared_ptr<Store>(
-      new Store(std::move(opened).value(), "rocksdb", options.sync_writes));
+      new Store(WithRetention(std::move(opened).value(), options.retention),
+                "rocksdb", options.sync_writes));
 }
 
-std::shared_ptr<Store> Store::OpenMemory() {
-  return std::shared_ptr<Store>(
-      new Store(std::make_unique<MemoryCheckpointer>(), "memory", false));
+std::shared_ptr<Store> Store::OpenMemory(
+    const std::optional<RetentionPolicy>& retention) {
+  CheckPolicy(retention);
+  return std::shared_ptr<Store>(new Store(
+      WithRetention(std::make_unique<MemoryCheckpointer>(), retention),
+      "memory", false));
 }
 
 nb::dict Store::Put(nb::handle config, nb::handle checkpoint,
@@ -242,6 +265,15 @@ void Store::Prune(nb::handle thread_ids, const std::string& strategy,
   PruneStrategy s = StrategyFromName(strategy);
   ThrowIfError(Run<Status>(
       [&](Checkpointer& engine) { return engine.Prune(ids, s, keep_last); }));
+}
+
+nb::dict Store::Sweep(nb::handle retention, int64_t now_micros, bool dry_run) {
+  RetentionPolicy policy = PolicyFromPy(retention);
+  RetentionTime now = TimeFromPy(now_micros);
+  Result<RetentionReport> out = Run<Result<RetentionReport>>(
+      [&](Checkpointer& engine) { return engine.Sweep(policy, now, dry_run); });
+  ThrowIfError(out.status());
+  return ReportToPy(*out);
 }
 
 void Store::Close() {

@@ -6,7 +6,8 @@
 // result back. A call that fails converts nothing and stores nothing.
 //
 // Thread-safety: any number of Python threads may call one Store at once.
-// Close() waits for the engine calls in flight, ends every open Cursor and
+// Close() waits for the engine calls in flight, ends every open Cursor,
+// stops the retention sweeper if any (waiting for a sweep in progress) and
 // closes the engine (for RocksDB: releases the lock); later calls raise
 // ClosedError. Close() is idempotent.
 #pragma once
@@ -16,11 +17,13 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
 
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/retention.h"
 
 namespace rockpoint::py {
 
@@ -38,12 +41,18 @@ struct OpenOptions {
   bool read_only = false;
   uint64_t blob_file_min_bytes = uint64_t{64} << 10;
   uint64_t block_cache_bytes = uint64_t{64} << 20;
+  // With a policy, the engine is wrapped in a RetentionCheckpointer whose
+  // sweeper runs on the system clock until Close().
+  std::optional<RetentionPolicy> retention;
 };
 
 class Store : public std::enable_shared_from_this<Store> {
  public:
+  // InvalidArgumentError for a retention policy that
+  // ValidateRetentionPolicy refuses (before anything is opened).
   static std::shared_ptr<Store> OpenRocksDb(const OpenOptions& options);
-  static std::shared_ptr<Store> OpenMemory();
+  static std::shared_ptr<Store> OpenMemory(
+      const std::optional<RetentionPolicy>& retention);
   ~Store();
 
   // Returns the stored checkpoint's RunnableConfig.
@@ -65,6 +74,9 @@ class Store : public std::enable_shared_from_this<Store> {
   void CopyThread(nb::handle source, nb::handle target);
   void Prune(nb::handle thread_ids, const std::string& strategy,
              size_t keep_last);
+  // One Checkpointer::Sweep of `retention` (PolicyFromPy's tuple) at
+  // `now_micros` (TimeFromPy); ReportToPy of what it expired.
+  nb::dict Sweep(nb::handle retention, int64_t now_micros, bool dry_run);
   void Close();
 
   bool closed();

@@ -4,6 +4,11 @@ from langgraph.checkpoint.rockpoint import RockpointSaver
 
 with RockpointSaver.open("./checkpoints") as checkpointer:
     graph = builder.compile(checkpointer=checkpointer)
+
+# A background sweeper deletes threads idle for 30 days:
+checkpointer = RockpointSaver.open(
+    "./checkpoints", retention=Retention(max_idle=timedelta(days=30))
+)
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from langgraph.checkpoint.rockpoint.errors import (
     RockpointError,
     StorageIOError,
 )
+from langgraph.checkpoint.rockpoint.retention import Retention, RetentionReport
 from langgraph.checkpoint.rockpoint.saver import RockpointSaver
 
 try:
@@ -32,6 +38,8 @@ __all__ = [
     "CorruptionError",
     "InvalidArgumentError",
     "NotFoundError",
+    "Retention",
+    "RetentionReport",
     "RockpointError",
     "RockpointSaver",
     "StorageIOError",

@@ -1,10 +1,14 @@
 """Type stubs of the compiled engine binding (not a public API)."""
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from langgraph.checkpoint.base import CheckpointTuple
 from langgraph.checkpoint.serde.base import SerializerProtocol
+
+# Retention._native(): (max_idle seconds, max_age seconds, keep_last,
+# sweep_interval milliseconds, sweep_batch_threads).
+RetentionSpec: TypeAlias = tuple[int | None, int | None, int | None, int, int]
 
 class Cursor:
     def next(self, n: int, serde: SerializerProtocol) -> list[CheckpointTuple]: ...
@@ -19,9 +23,10 @@ class Store:
         read_only: bool,
         blob_file_min_bytes: int,
         block_cache_bytes: int,
+        retention: RetentionSpec | None = None,
     ) -> Store: ...
     @staticmethod
-    def open_memory() -> Store: ...
+    def open_memory(retention: RetentionSpec | None = None) -> Store: ...
     def put(
         self,
         config: Any,
@@ -59,6 +64,9 @@ class Store:
     def prune(
         self, thread_ids: Iterable[str], strategy: str, keep_last: int
     ) -> None: ...
+    def sweep(
+        self, retention: RetentionSpec, now_micros: int, dry_run: bool
+    ) -> dict[str, int]: ...
     def close(self) -> None: ...
     @property
     def closed(self) -> bool: ...

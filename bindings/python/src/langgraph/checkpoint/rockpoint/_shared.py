@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from langgraph.checkpoint.rockpoint import _native
 from langgraph.checkpoint.rockpoint.errors import ClosedError
+from langgraph.checkpoint.rockpoint.retention import Retention
 
 # Worker threads for calls run off the event loop. Concurrent fsyncing
 # writers share one WAL fsync (RocksDB group commit), so more workers than
@@ -20,11 +21,15 @@ _WORKERS = 16
 
 
 class SharedStore:
-    """One open native store, its path, and the pool async calls run on."""
+    """One open native store, its path, its retention policy (None: no
+    sweeper), and the pool async calls run on."""
 
-    def __init__(self, native: _native.Store, path: str) -> None:
+    def __init__(
+        self, native: _native.Store, path: str, retention: Retention | None = None
+    ) -> None:
         self.native = native
         self.path = path
+        self.retention = retention
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
         self._closed = False

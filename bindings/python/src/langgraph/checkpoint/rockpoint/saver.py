@@ -14,6 +14,10 @@ Metadata is stored as a structured value the engine compares, so
 value of ``None`` matches a stored ``None`` and a missing key, as in
 InMemorySaver.
 
+Retention: ``open(path, retention=Retention(...))`` (or a LangGraph TTL
+config mapping) runs a background sweeper that expires old checkpoints;
+``sweep()`` runs one pass on demand (retention.py).
+
 Thread-safety: one saver (and its copies) may be called from many threads
 and asyncio tasks at once. A RocksDB store directory is held by one process
 at a time; a second process gets BusyError naming the lock.
@@ -25,6 +29,7 @@ import asyncio
 import os
 import random
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from datetime import datetime, timedelta, timezone
 from functools import partial
 from typing import Any, TypeVar
 
@@ -43,6 +48,11 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.rockpoint import _native
 from langgraph.checkpoint.rockpoint._shared import SharedStore
 from langgraph.checkpoint.rockpoint.errors import BusyError
+from langgraph.checkpoint.rockpoint.retention import (
+    Retention,
+    RetentionReport,
+    resolve,
+)
 
 MEMORY = ":memory:"
 
@@ -52,6 +62,21 @@ _FIRST_BATCH = 16
 _MAX_BATCH = 256
 
 T = TypeVar("T")
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _micros_since_epoch(now: datetime | None) -> int:
+    """``now`` (default: the current time; naive: UTC) in microseconds since
+    the Unix epoch, the engine's clock."""
+    if now is None:
+        now = datetime.now(timezone.utc)
+    elif not isinstance(now, datetime):
+        raise TypeError(f"now must be a datetime or None, got {type(now).__name__}")
+    elif now.tzinfo is None or now.utcoffset() is None:
+        now = now.replace(tzinfo=timezone.utc)
+    return (now - _EPOCH) // _MICROSECOND
 
 
 def _split_filter(
@@ -137,13 +162,23 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         serde: SerializerProtocol | None = None,
         blob_file_min_bytes: int = 64 << 10,
         block_cache_bytes: int = 64 << 20,
+        retention: Retention | Mapping[str, Any] | None = None,
     ) -> RockpointSaver:
         """Opens (or creates) the RocksDB store in directory ``path``.
 
         ``sync_writes``: every put / put_writes returns only after the
         write-ahead log is fsynced (concurrent writers share fsyncs).
-        Raises BusyError if another process holds the store.
+        ``retention``: a Retention, or a LangGraph TTL config mapping
+        (Retention.from_ttl); the store then runs a sweeper that applies it
+        every ``sweep_interval`` until close(). ValueError with
+        ``read_only``. Raises BusyError if another process holds the store.
         """
+        policy = resolve(retention)
+        if policy is not None and read_only:
+            raise ValueError(
+                "retention needs a writable store: open it without read_only "
+                "(sweep(..., dry_run=True) still reports)"
+            )
         try:
             native = _native.Store.open_rocksdb(
                 str(path),
@@ -152,6 +187,7 @@ class RockpointSaver(BaseCheckpointSaver[str]):
                 read_only,
                 blob_file_min_bytes,
                 block_cache_bytes,
+                None if policy is None else policy._native(),
             )
         except BusyError as error:
             lock = os.path.join(str(path), "LOCK")
@@ -159,12 +195,20 @@ class RockpointSaver(BaseCheckpointSaver[str]):
                 f"{error} (the lock is the RocksDB lock file {lock}; "
                 "close the saver that holds it)"
             ) from None
-        return cls(SharedStore(native, str(path)), serde=serde)
+        return cls(SharedStore(native, str(path), policy), serde=serde)
 
     @classmethod
-    def memory(cls, *, serde: SerializerProtocol | None = None) -> RockpointSaver:
-        """An in-memory saver (the engine's reference backend)."""
-        return cls(SharedStore(_native.Store.open_memory(), MEMORY), serde=serde)
+    def memory(
+        cls,
+        *,
+        serde: SerializerProtocol | None = None,
+        retention: Retention | Mapping[str, Any] | None = None,
+    ) -> RockpointSaver:
+        """An in-memory saver (the engine's reference backend); ``retention``
+        as with open()."""
+        policy = resolve(retention)
+        native = _native.Store.open_memory(None if policy is None else policy._native())
+        return cls(SharedStore(native, MEMORY, policy), serde=serde)
 
     @property
     def path(self) -> str:
@@ -172,12 +216,18 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         return self._shared.path
 
     @property
+    def retention(self) -> Retention | None:
+        """The policy the background sweeper applies, or None (no sweeper)."""
+        return self._shared.retention
+
+    @property
     def closed(self) -> bool:
         return self._shared.closed
 
     def close(self) -> None:
-        """Waits for calls in flight, ends open list() iterations and closes
-        the store (releasing its lock). Later calls raise ClosedError.
+        """Waits for calls in flight, ends open list() iterations, stops the
+        retention sweeper (waiting for a sweep in progress) and closes the
+        store (releasing its lock). Later calls raise ClosedError.
         Idempotent, and shared by copies of this saver."""
         self._shared.close()
 
@@ -281,6 +331,32 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         and every ancestor their delta channels still need ("keep_latest"),
         or deletes everything ("delete")."""
         self._shared.native.prune(thread_ids, strategy, keep_last)
+
+    def sweep(
+        self,
+        retention: Retention | Mapping[str, Any] | None = None,
+        *,
+        now: datetime | None = None,
+        dry_run: bool = False,
+    ) -> RetentionReport:
+        """One retention pass over every thread, now: ``retention`` (default:
+        the saver's own policy) applied at ``now`` (default: the current
+        time; a naive datetime is UTC). With ``dry_run`` nothing changes and
+        the report is what the same pass would expire. Each batch of
+        ``sweep_batch_threads`` threads is applied atomically; survivors read
+        exactly as before. ValueError without a policy."""
+        policy = resolve(retention)
+        if policy is None:
+            policy = self.retention
+        if policy is None:
+            raise ValueError(
+                "sweep needs a retention policy: pass one, or open the saver "
+                "with retention=..."
+            )
+        report = self._shared.native.sweep(
+            policy._native(), _micros_since_epoch(now), dry_run
+        )
+        return RetentionReport(**report)
 
     def get_delta_channel_history(
         self, *, config: RunnableConfig, channels: Sequence[str]
@@ -411,13 +487,24 @@ class RockpointSaver(BaseCheckpointSaver[str]):
             list(thread_ids),
         )
 
-    async def _maintenance(self, fn: Any, *args: Any) -> None:
+    async def asweep(
+        self,
+        retention: Retention | Mapping[str, Any] | None = None,
+        *,
+        now: datetime | None = None,
+        dry_run: bool = False,
+    ) -> RetentionReport:
+        """sweep(), off the event loop."""
+        return await self._maintenance(
+            partial(self.sweep, retention, now=now, dry_run=dry_run)
+        )
+
+    async def _maintenance(self, fn: Any, *args: Any) -> Any:
         """Multi-key changes: inline on the memory store, else off the loop
-        (they read and may fsync)."""
+        (they read and may fsync). Returns fn's result."""
         if self._reads_inline():
-            fn(*args)
-        else:
-            await self._off_loop(fn, *args)
+            return fn(*args)
+        return await self._off_loop(fn, *args)
 
     async def aget_delta_channel_history(
         self, *, config: RunnableConfig, channels: Sequence[str]
