@@ -22,10 +22,19 @@
 //                deep, the outermost counted: deeper (or cyclic) is a
 //                TypeError "<field> nests deeper than 255 maps and arrays".
 //   writes       [[channel, type, bytes], ...]
+//   retention    {maxIdleMs?, maxAgeMs?, keepLast?, sweepIntervalMs?,
+//                 sweepBatchThreads?} as src/retention.js normalizes it:
+//                numbers, durations rounded up to whole seconds (max_idle,
+//                max_age) or milliseconds (sweep_interval); a policy
+//                ValidateRetentionPolicy refuses is a TypeError too.
+//   time         milliseconds since the epoch (Date#getTime), within the
+//                years RetentionTime holds (1678-2261).
 // C++ -> JS: the same shapes; a tuple is flattened to
 //   {thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id?,
 //    checkpoint, metadata, has_serde_metadata, pending_writes:
-//    [[task_id, channel, type, bytes], ...]}.
+//    [[task_id, channel, type, bytes], ...]}; a retention report is
+//   {threads_examined, threads_emptied, checkpoints_expired,
+//    checkpoints_hidden, bytes} (numbers).
 // Bytes come back as plain Uint8Arrays (copies).
 //
 // Thread-safety: JS thread only (they touch JS values).
@@ -38,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "rockpoint/retention.h"
 #include "rockpoint/types.h"
 
 namespace rockpoint::node {
@@ -63,6 +73,10 @@ Checkpoint CheckpointFromJs(const Napi::Value& value);
 // Metadata and filters. `field` names the argument in errors.
 Value ValueFromJs(const Napi::Value& value, const char* field);
 std::vector<ChannelWrite> WritesFromJs(const Napi::Value& value);
+// A retention policy; nullopt for undefined or null.
+std::optional<RetentionPolicy> RetentionFromJs(const Napi::Value& value,
+                                               const char* field);
+RetentionTime TimeFromJs(const Napi::Value& value, const char* field);
 
 Napi::Value ValueToJs(Napi::Env env, const Value& value, bool* saw_serde);
 Napi::Value BytesToJs(Napi::Env env, const std::string& bytes);
@@ -70,5 +84,6 @@ Napi::Object ConfigToJs(Napi::Env env, const CheckpointConfig& config);
 Napi::Object TupleToJs(Napi::Env env, const CheckpointTuple& tuple);
 Napi::Object DeltaHistoryToJs(Napi::Env env, const DeltaHistory& history);
 Napi::Object ThreadPageToJs(Napi::Env env, const ThreadPage& page);
+Napi::Object RetentionReportToJs(Napi::Env env, const RetentionReport& report);
 
 }  // namespace rockpoint::node

@@ -1,4 +1,6 @@
 // JS -> C++ conversions (see convert.h).
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <utility>
 
@@ -375,6 +377,100 @@ std::vector<ChannelWrite> WritesFromJs(const Napi::Value& value) {
     writes.push_back(std::move(write));
   }
   return writes;
+}
+
+namespace {
+
+// The longest sweep interval: a year, far from where steady_clock's
+// nanoseconds would overflow when the sweeper adds it to now.
+constexpr double kMaxSweepIntervalMs = 365.0 * 24 * 3600 * 1000;
+// Durations past this many seconds (three billion years) reach before any
+// instant RetentionTime holds: they are clamped to it, which changes
+// nothing the rule decides.
+constexpr double kMaxRetentionSeconds = 1e17;
+// The instants RetentionTime (int64 nanoseconds since 1970) holds, in
+// milliseconds.
+constexpr double kMaxTimeMs = 9.2e12;
+
+// The number member `key` of `object`, nullopt when absent; a TypeError
+// unless it is a finite number >= `min`.
+std::optional<double> NumberMember(const Napi::Object& object, const char* key,
+                                   const char* field, double min) {
+  Napi::Value value = object.Get(key);
+  if (IsAbsent(value)) return std::nullopt;
+  double number =
+      value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : std::nan("");
+  if (!std::isfinite(number) || number < min) {
+    ThrowType(object.Env(), std::string(field) + "." + key +
+                                " must be a finite number >= " +
+                                std::to_string(static_cast<int64_t>(min)));
+  }
+  return number;
+}
+
+std::optional<std::chrono::seconds> SecondsMember(const Napi::Object& object,
+                                                  const char* key,
+                                                  const char* field) {
+  auto ms = NumberMember(object, key, field, 0);
+  if (!ms) return std::nullopt;
+  double seconds = std::min(std::ceil(*ms / 1000), kMaxRetentionSeconds);
+  return std::chrono::seconds(static_cast<int64_t>(seconds));
+}
+
+std::optional<size_t> CountMember(const Napi::Object& object, const char* key,
+                                  const char* field) {
+  auto count = NumberMember(object, key, field, 1);
+  if (!count) return std::nullopt;
+  if (*count != std::floor(*count) || *count > kMaxSafeInteger) {
+    ThrowType(object.Env(),
+              std::string(field) + "." + key + " must be a safe integer");
+  }
+  return static_cast<size_t>(*count);
+}
+
+}  // namespace
+
+std::optional<RetentionPolicy> RetentionFromJs(const Napi::Value& value,
+                                               const char* field) {
+  if (IsAbsent(value)) return std::nullopt;
+  if (!value.IsObject() || value.IsArray()) {
+    ThrowType(value.Env(), std::string(field) + " must be an object");
+  }
+  Napi::Object object = value.As<Napi::Object>();
+  RetentionPolicy policy;
+  policy.max_idle = SecondsMember(object, "maxIdleMs", field);
+  policy.max_age = SecondsMember(object, "maxAgeMs", field);
+  policy.keep_last = CountMember(object, "keepLast", field);
+  if (auto ms = NumberMember(object, "sweepIntervalMs", field, 0)) {
+    if (*ms > kMaxSweepIntervalMs) {
+      ThrowType(value.Env(),
+                std::string(field) + ".sweepIntervalMs must be at most a year");
+    }
+    policy.sweep_interval =
+        std::chrono::milliseconds(static_cast<int64_t>(std::ceil(*ms)));
+  }
+  if (auto batch = CountMember(object, "sweepBatchThreads", field)) {
+    policy.sweep_batch_threads = *batch;
+  }
+  Status status = ValidateRetentionPolicy(policy);
+  if (!status.ok()) {
+    ThrowType(value.Env(), std::string(field) + ": " + status.message());
+  }
+  return policy;
+}
+
+RetentionTime TimeFromJs(const Napi::Value& value, const char* field) {
+  double ms =
+      value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : std::nan("");
+  if (!std::isfinite(ms) || std::fabs(ms) > kMaxTimeMs) {
+    ThrowType(value.Env(),
+              std::string(field) +
+                  " must be milliseconds since 1970 within the years "
+                  "1678-2261");
+  }
+  const std::chrono::milliseconds since_epoch(static_cast<int64_t>(ms));
+  return RetentionTime(
+      std::chrono::duration_cast<RetentionClock::duration>(since_epoch));
 }
 
 }  // namespace rockpoint::node

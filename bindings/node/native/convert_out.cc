@@ -219,4 +219,17 @@ Napi::Object ThreadPageToJs(Napi::Env env, const ThreadPage& page) {
   return out;
 }
 
+Napi::Object RetentionReportToJs(Napi::Env env, const RetentionReport& report) {
+  auto number = [env](uint64_t n) {
+    return Napi::Number::New(env, static_cast<double>(n));
+  };
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("threads_examined", number(report.threads_examined));
+  out.Set("threads_emptied", number(report.threads_emptied));
+  out.Set("checkpoints_expired", number(report.checkpoints_expired));
+  out.Set("checkpoints_hidden", number(report.checkpoints_hidden));
+  out.Set("bytes", number(report.bytes));
+  return out;
+}
+
 }  // namespace rockpoint::node

@@ -1,6 +1,7 @@
 #include "native/store.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +64,30 @@ Napi::Value Arg(const Napi::CallbackInfo& info, size_t index) {
 
 Napi::Value Undefined(Napi::Env env, Done&) { return env.Undefined(); }
 
+// The engine of a NativeStore over `store` (`rocks`: the same object when
+// it is a RocksDB store, else null), wrapped in a RetentionCheckpointer
+// with its sweeper started when `policy` is given. The views share the
+// owner, so whichever reference goes last destroys the wrapper (stopping
+// the sweeper) and then the store under it.
+Result<NativeStore::Engine> EngineOf(
+    std::unique_ptr<Checkpointer> store, RocksDbCheckpointer* rocks,
+    const std::optional<RetentionPolicy>& policy) {
+  NativeStore::Engine engine;
+  if (!policy) {
+    engine.store = std::move(store);
+  } else {
+    auto wrapped = RetentionCheckpointer::Wrap(
+        std::move(store), RetentionOptions{.policy = *policy});
+    if (!wrapped.ok()) return wrapped.status();
+    engine.retention = std::move(wrapped).value();
+    engine.store = engine.retention;
+  }
+  if (rocks != nullptr) {
+    engine.rocks = std::shared_ptr<RocksDbCheckpointer>(engine.store, rocks);
+  }
+  return engine;
+}
+
 // Runs a read now (kSync) or on the libuv pool.
 template <bool kSync, typename T, typename Work, typename ToJs>
 Napi::Value Read(Napi::Env env, Work work, ToJs to_js) {
@@ -106,6 +131,8 @@ Napi::Function NativeStore::Init(Napi::Env env) {
        InstanceMethod<&NativeStore::DeleteForRuns>("deleteForRuns"),
        InstanceMethod<&NativeStore::CopyThread>("copyThread"),
        InstanceMethod<&NativeStore::Prune>("prune"),
+       InstanceMethod<&NativeStore::Sweep>("sweep"),
+       InstanceMethod<&NativeStore::SweeperStats>("sweeperStats"),
        InstanceMethod<&NativeStore::GetDeltaChannelHistory<false>>(
            "getDeltaChannelHistory"),
        InstanceMethod<&NativeStore::GetDeltaChannelHistory<true>>(
@@ -116,14 +143,12 @@ Napi::Function NativeStore::Init(Napi::Env env) {
        InstanceMethod<&NativeStore::Close>("close")});
 }
 
-Napi::Object NativeStore::Wrap(Napi::Env env,
-                               std::shared_ptr<Checkpointer> store,
-                               std::shared_ptr<RocksDbCheckpointer> rocks,
-                               bool writes_sync) {
+Napi::Object NativeStore::Wrap(Napi::Env env, Engine engine, bool writes_sync) {
   Napi::Object object = GetAddonData(env).store_constructor.New({});
   NativeStore* self = NativeStore::Unwrap(object);
-  self->store_ = std::move(store);
-  self->rocks_ = std::move(rocks);
+  self->store_ = std::move(engine.store);
+  self->rocks_ = std::move(engine.rocks);
+  self->retention_ = std::move(engine.retention);
   self->writes_sync_ = writes_sync;
   return object;
 }
@@ -146,7 +171,8 @@ std::shared_ptr<RocksDbCheckpointer> NativeStore::Rocks(Napi::Env env) const {
 }
 
 // openRocksDb({path, createIfMissing, syncWrites, readOnly,
-//              blobFileMinBytes, blockCacheBytes, maxValueBytes, maxIdBytes})
+//              blobFileMinBytes, blockCacheBytes, maxValueBytes, maxIdBytes,
+//              retention})
 Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object options = OptionsArg(info, 0);
@@ -161,24 +187,30 @@ Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
   rocks.block_cache_bytes =
       SizeOption(options, "blockCacheBytes", rocks.block_cache_bytes);
   rocks.limits = LimitsOption(options);
-  using Opened = std::shared_ptr<RocksDbCheckpointer>;
-  return PromiseWorker<Opened>::Start(
+  auto policy = RetentionFromJs(options.Get("retention"), "options.retention");
+  return PromiseWorker<Engine>::Start(
       env,
-      [rocks]() -> Result<Opened> {
+      [rocks, policy]() -> Result<Engine> {
         auto opened = RocksDbCheckpointer::Open(rocks);
         if (!opened.ok()) return opened.status();
-        return Opened(std::move(opened).value());
+        RocksDbCheckpointer* raw = opened.value().get();
+        return EngineOf(std::move(opened).value(), raw, policy);
       },
-      [sync = rocks.sync_writes](Napi::Env env, Opened& store) -> Napi::Value {
-        return Wrap(env, store, store, !sync);
+      [sync = rocks.sync_writes](Napi::Env env, Engine& engine) -> Napi::Value {
+        return Wrap(env, std::move(engine), !sync);
       });
 }
 
-// openMemory({maxValueBytes, maxIdBytes})
+// openMemory({maxValueBytes, maxIdBytes, retention})
 Napi::Value NativeStore::OpenMemory(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
   Napi::Object options = OptionsArg(info, 0);
-  auto store = std::make_shared<MemoryCheckpointer>(LimitsOption(options));
-  return Wrap(info.Env(), std::move(store), nullptr, true);
+  auto policy = RetentionFromJs(options.Get("retention"), "options.retention");
+  auto engine =
+      EngineOf(std::make_unique<MemoryCheckpointer>(LimitsOption(options)),
+               nullptr, policy);
+  ThrowIfError(env, engine.status());
+  return Wrap(env, std::move(engine).value(), true);
 }
 
 Napi::Value NativeStore::Kind(const Napi::CallbackInfo& info) {
@@ -385,6 +417,59 @@ Napi::Value NativeStore::Prune(const Napi::CallbackInfo& info) {
       Undefined);
 }
 
+// sweep({retention?, nowMs?, dryRun?}) -> report (RetentionReportToJs): one
+// pass of `retention`, else of the store's own policy (which counts it in
+// sweeperStats unless dry), at nowMs or the system clock's time when the
+// pass starts. InvalidArgument when there is neither policy.
+Napi::Value NativeStore::Sweep(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto store = Store(env);
+  Napi::Object args = OptionsArg(info, 0);
+  auto policy = RetentionFromJs(args.Get("retention"), "retention");
+  if (!policy && !retention_) {
+    ThrowIfError(env, Status::InvalidArgument(
+                          "sweep needs a retention policy: the store has "
+                          "none and none was given"));
+  }
+  std::optional<RetentionTime> now;
+  Napi::Value now_arg = args.Get("nowMs");
+  if (!now_arg.IsUndefined() && !now_arg.IsNull()) {
+    now = TimeFromJs(now_arg, "nowMs");
+  }
+  const bool dry_run = BoolOption(args, "dryRun", false);
+  auto own = retention_;
+  return PromiseWorker<RetentionReport>::Start(
+      env,
+      [store, own, policy, now, dry_run]() -> Result<RetentionReport> {
+        const RetentionTime at = now.value_or(RetentionClock::now());
+        if (policy) return store->Sweep(*policy, at, dry_run);
+        return own->Sweep(at, dry_run);
+      },
+      [](Napi::Env env, RetentionReport& report) -> Napi::Value {
+        return RetentionReportToJs(env, report);
+      });
+}
+
+// sweeperStats() -> null without a retention policy, else {sweeps,
+// failed_sweeps, expired: report, last_error: Error (StatusToError) or
+// null}. Reads counters under the sweeper's lock, which no sweep holds
+// while it works, so it returns at once.
+Napi::Value NativeStore::SweeperStats(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Store(env);
+  if (!retention_) return env.Null();
+  const rockpoint::SweeperStats stats = retention_->sweeper_stats();
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("sweeps", Napi::Number::New(env, static_cast<double>(stats.sweeps)));
+  out.Set("failed_sweeps",
+          Napi::Number::New(env, static_cast<double>(stats.failed_sweeps)));
+  out.Set("expired", RetentionReportToJs(env, stats.expired));
+  out.Set("last_error", stats.last_status.ok()
+                            ? env.Null()
+                            : StatusToError(env, stats.last_status).Value());
+  return out;
+}
+
 // getDeltaChannelHistory(config, channels) -> {channel: {writes, seed?}}
 template <bool kSync>
 Napi::Value NativeStore::GetDeltaChannelHistory(
@@ -456,11 +541,13 @@ Napi::Value NativeStore::Stats(const Napi::CallbackInfo& info) {
 }
 
 // close() -> resolves once this object's reference is dropped, on the pool
-// (destroying a RocksDB store flushes and may block).
+// (destroying a RocksDB store flushes and may block; destroying a
+// RetentionCheckpointer first waits for a sweep in progress).
 Napi::Value NativeStore::Close(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::shared_ptr<Checkpointer> store = std::move(store_);
   rocks_.reset();
+  retention_.reset();
   store_.reset();
   return PromiseWorker<Done>::Start(
       env,

@@ -14,6 +14,10 @@
 // Workers hold the Checkpointer through a shared_ptr: close() drops this
 // object's reference, and the store is destroyed (the RocksDB lock released)
 // when the last in-flight call or open cursor lets go of it.
+// Retention: opened with a `retention` policy, the engine is wrapped in a
+// RetentionCheckpointer whose sweeper thread sweeps every sweepIntervalMs;
+// the sweeper touches no JS value. Destroying the store stops the sweeper
+// first (waiting for a sweep in progress), so no sweep outlives the store.
 //
 // Thread-safety: JS thread only; the engine itself is thread-safe, so calls
 // queued concurrently run concurrently.
@@ -24,6 +28,7 @@
 #include <memory>
 
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/retention_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::node {
@@ -31,12 +36,18 @@ namespace rockpoint::node {
 class NativeStore final : public Napi::ObjectWrap<NativeStore> {
  public:
   static Napi::Function Init(Napi::Env env);
-  // A new JS NativeStore owning `store` (`rocks` is the same object when it
-  // is a RocksDB store, else null).
+  // The engine a NativeStore calls: `store`, and the same store (or the
+  // one under it) seen as a RocksDB store and as a RetentionCheckpointer,
+  // each null when it is not one. All share one owner.
+  struct Engine {
+    std::shared_ptr<Checkpointer> store;
+    std::shared_ptr<RocksDbCheckpointer> rocks;
+    std::shared_ptr<RetentionCheckpointer> retention;
+  };
+
+  // A new JS NativeStore owning `engine`.
   // `writes_sync`: whether writes need no fsync (see writesSync).
-  static Napi::Object Wrap(Napi::Env env, std::shared_ptr<Checkpointer> store,
-                           std::shared_ptr<RocksDbCheckpointer> rocks,
-                           bool writes_sync);
+  static Napi::Object Wrap(Napi::Env env, Engine engine, bool writes_sync);
 
   explicit NativeStore(const Napi::CallbackInfo& info);
 
@@ -61,6 +72,8 @@ class NativeStore final : public Napi::ObjectWrap<NativeStore> {
   Napi::Value DeleteForRuns(const Napi::CallbackInfo& info);
   Napi::Value CopyThread(const Napi::CallbackInfo& info);
   Napi::Value Prune(const Napi::CallbackInfo& info);
+  Napi::Value Sweep(const Napi::CallbackInfo& info);
+  Napi::Value SweeperStats(const Napi::CallbackInfo& info);
   template <bool kSync>
   Napi::Value GetDeltaChannelHistory(const Napi::CallbackInfo& info);
   Napi::Value ListThreads(const Napi::CallbackInfo& info);
@@ -74,6 +87,8 @@ class NativeStore final : public Napi::ObjectWrap<NativeStore> {
 
   std::shared_ptr<Checkpointer> store_;
   std::shared_ptr<RocksDbCheckpointer> rocks_;  // null for a memory store.
+  // null without a retention policy.
+  std::shared_ptr<RetentionCheckpointer> retention_;
   bool writes_sync_ = true;
 };
 

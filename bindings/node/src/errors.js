@@ -3,8 +3,9 @@
 // whose `code` is one of ERROR_CODES:
 // - the engine's status names ("NotFound", "InvalidArgument", "Corruption",
 //   "IOError", "Busy", "Aborted") for engine failures;
-// - "InvalidArgument" for a bad argument (then a TypeError) or a config
-//   missing thread_id / checkpoint_id;
+// - "InvalidArgument" for a bad argument (then a TypeError, or a
+//   RangeError for a number out of range or an unknown enum value) or a
+//   config missing thread_id / checkpoint_id;
 // - "Aborted" for a call on a closed saver;
 // - "Internal" for a failure inside the addon itself.
 // An error wrapping another (a failed open) carries the wrapped one's code

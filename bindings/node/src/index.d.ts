@@ -17,7 +17,8 @@ export declare const SERDE_MARKER: "__rockpoint_serde__";
 /**
  * The `code` of every error a RockpointSaver method throws or rejects with
  * (errors raised by the caller's serializer excepted): the engine's status
- * names, "InvalidArgument" also for bad arguments (then a TypeError),
+ * names, "InvalidArgument" also for bad arguments (then a TypeError, or a
+ * RangeError for a number out of range or an unknown strategy),
  * "Aborted" for a closed saver, "Internal" for a failure of the addon.
  */
 export type RockpointErrorCode =
@@ -60,8 +61,111 @@ export interface RockpointOptions {
   maxValueBytes?: number;
   /** Largest id, namespace, channel or task id. Default: 16 MiB. */
   maxIdBytes?: number;
+  /**
+   * Expire checkpoints in the background: the engine sweeps every thread
+   * every sweep interval on a thread of its own (see RetentionPolicy).
+   * Not with readOnly. Default: none.
+   */
+  retention?: RetentionOptions;
   /** Serializer. Default: JsonPlusSerializer. */
   serde?: SerializerProtocol;
+}
+
+/**
+ * Which checkpoints expire (docs/CONTRACT.md, "Retention"), per (thread,
+ * namespace). A checkpoint's age is its `ts`; one whose ts is not ISO-8601
+ * never expires by age. At least one of maxAgeMs, maxIdleMs and keepLast.
+ */
+export interface RetentionPolicy {
+  /** Expire a checkpoint older than this. Rounded up to whole seconds. */
+  maxAgeMs?: number;
+  /**
+   * Expire every checkpoint of a thread whose newest checkpoint (in any
+   * namespace) is older than this. Rounded up to whole seconds.
+   */
+  maxIdleMs?: number;
+  /**
+   * Keep the newest N per (thread, namespace): alone, the cap; with
+   * maxAgeMs or maxIdleMs, a floor that never expires. An integer >= 1.
+   */
+  keepLast?: number;
+  /** How often the background sweeper runs (at most a year). Default: 600000 (10 minutes). */
+  sweepIntervalMs?: number;
+  /** Threads per engine call of a sweep (locks held at once). Default: 64. */
+  sweepBatchThreads?: number;
+}
+
+/**
+ * On expiry, "delete" removes the whole thread; "keep_latest" keeps its
+ * newest checkpoint per namespace.
+ */
+export type TtlStrategy = "delete" | "keep_latest";
+
+/** LangGraph platform's checkpointer TTL settings, in minutes. */
+export interface CheckpointerTtl {
+  /** Default: "delete". */
+  strategy?: TtlStrategy;
+  /** A thread expires when idle this many minutes. */
+  defaultTtl: number;
+  /** Default: 10. */
+  sweepIntervalMinutes?: number;
+}
+
+/** The same settings as langgraph.json spells them. */
+export interface CheckpointerTtlSnakeCase {
+  strategy?: TtlStrategy;
+  default_ttl: number;
+  sweep_interval_minutes?: number;
+}
+
+/**
+ * `{ttl: {strategy, defaultTtl, sweepIntervalMinutes}}`, e.g. the
+ * `checkpointer` section of langgraph.json: "delete" is maxIdleMs =
+ * defaultTtl, "keep_latest" adds keepLast: 1.
+ */
+export interface CheckpointerTtlConfig {
+  ttl: CheckpointerTtl | CheckpointerTtlSnakeCase;
+}
+
+export type RetentionOptions = RetentionPolicy | CheckpointerTtlConfig;
+
+/** A policy with its defaults filled in, as RockpointSaver#retention gives it. */
+export interface NormalizedRetentionPolicy extends RetentionPolicy {
+  sweepIntervalMs: number;
+  sweepBatchThreads: number;
+}
+
+/** What a sweep expired (or, dry, would expire). */
+export interface RetentionReport {
+  threadsExamined: number;
+  /** Threads left with no visible checkpoint. */
+  threadsEmptied: number;
+  /** Visible checkpoints that expired: deleted, or hidden when needed. */
+  checkpointsExpired: number;
+  /** Of those, the ones kept hidden for a survivor's delta history. */
+  checkpointsHidden: number;
+  /** Stored bytes deleted. */
+  bytes: number;
+}
+
+export interface SweepOptions {
+  /** The policy of this pass. Default: the saver's (rejects if it has none). */
+  retention?: RetentionOptions;
+  /** The time the policy is applied at. Default: when the pass starts. */
+  now?: Date;
+  /** Count what would expire, change nothing. Default: false. */
+  dryRun?: boolean;
+}
+
+/** What the saver's policy did so far (see RockpointSaver#sweeperStats). */
+export interface SweeperStats {
+  /** Sweeps completed or failed. */
+  sweeps: number;
+  failedSweeps: number;
+  /** Summed over the sweeps that completed. */
+  expired: RetentionReport;
+  /** The last sweep's error, or null when it succeeded. */
+  lastError: RockpointError | null;
 }
 
 export type PruneStrategy = "keep_latest" | "delete";
@@ -137,6 +241,8 @@ export declare class RockpointSaver extends BaseCheckpointSaver<number> {
 
   readonly kind: "memory" | "rocksdb" | "closed";
   readonly path: string;
+  /** The background sweeper's policy, or null without one. */
+  readonly retention: Readonly<NormalizedRetentionPolicy> | null;
 
   getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined>;
   list(
@@ -173,6 +279,16 @@ export declare class RockpointSaver extends BaseCheckpointSaver<number> {
   deleteForRuns(runIds: string[]): Promise<void>;
   copyThread(sourceThreadId: string, targetThreadId: string): Promise<void>;
   prune(threadIds: string[], options?: PruneOptions): Promise<void>;
+  /**
+   * One retention pass over every thread, off the JS thread: of
+   * options.retention, else of the saver's policy.
+   */
+  sweep(options?: SweepOptions): Promise<RetentionReport>;
+  /**
+   * Background sweeps and sweep() calls of the saver's policy so far (dry
+   * runs excepted); null without a policy.
+   */
+  sweeperStats(): Promise<SweeperStats | null>;
   listThreads(options?: ListThreadsOptions): Promise<ThreadPage>;
   compact(): Promise<void>;
   stats(): Promise<StoreStats>;

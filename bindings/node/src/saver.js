@@ -16,8 +16,12 @@
 // take microseconds, less than the hop to a pool thread and back. Writes
 // that fsync run on the addon's writer threads, so the event loop never
 // waits on disk and concurrent writes share fsyncs (native/writer_pool.h);
-// the other calls (deleteThread, prune, stats, ...) on the libuv pool.
-// Errors follow errors.js.
+// the other calls (deleteThread, prune, sweep, stats, ...) on the libuv
+// pool. Errors follow errors.js.
+//
+// Retention (retention.js): a saver opened with a `retention` policy has the
+// engine sweep it in the background, on a C++ thread of its own that never
+// touches JS (native/store.h); sweep() runs one pass on demand.
 //
 // Thread-safety: one saver may be used by any number of concurrent graph
 // runs. A RocksDB store directory is held by one saver (one process) at a
@@ -37,6 +41,12 @@ import { rockpointError, withCode } from "./errors.js";
 import { toNativeValue } from "./metadata.js";
 import { loadNative } from "./native.js";
 import { CallOrder } from "./ordering.js";
+import {
+  normalizeRetention,
+  reportOf,
+  sweepArgs,
+  sweeperStatsOf,
+} from "./retention.js";
 
 export const MEMORY = ":memory:";
 
@@ -125,8 +135,10 @@ export class RockpointSaver extends BaseCheckpointSaver {
    * @param location ":memory:" (default) for an in-memory store, a directory
    *   path for a RocksDB store, or an options object {path, syncWrites,
    *   createIfMissing, readOnly, blobFileMinBytes, blockCacheBytes,
-   *   maxValueBytes, maxIdBytes, serde}. A RocksDB store opens on first use;
-   *   use RockpointSaver.open() to open it (and see errors) at once.
+   *   maxValueBytes, maxIdBytes, retention, serde}. A RocksDB store opens on
+   *   first use; use RockpointSaver.open() to open it (and see errors) at
+   *   once. `retention` (retention.js) starts the background sweeper; a bad
+   *   one throws here, before anything is opened.
    * @param serde the serializer; default JsonPlusSerializer.
    */
   constructor(location = MEMORY, serde = undefined) {
@@ -141,6 +153,18 @@ export class RockpointSaver extends BaseCheckpointSaver {
         "InvalidArgument",
         { type: TypeError },
       );
+    }
+    if (options.retention === undefined || options.retention === null) {
+      delete options.retention;
+    } else {
+      if (options.readOnly === true) {
+        throw rockpointError(
+          "rockpoint: retention needs a writable store, but readOnly is set",
+          "InvalidArgument",
+          { type: TypeError },
+        );
+      }
+      options.retention = normalizeRetention(options.retention);
     }
     this.#options = options;
     if (options.path === MEMORY) {
@@ -169,6 +193,15 @@ export class RockpointSaver extends BaseCheckpointSaver {
   /** The store directory, or ":memory:". */
   get path() {
     return this.#options.path;
+  }
+
+  /**
+   * The retention policy the background sweeper applies, normalized
+   * ({maxAgeMs?, maxIdleMs?, keepLast?, sweepIntervalMs,
+   * sweepBatchThreads}, frozen), or null when the saver has none.
+   */
+  get retention() {
+    return this.#options.retention ?? null;
   }
 
   async #store() {
@@ -437,6 +470,53 @@ export class RockpointSaver extends BaseCheckpointSaver {
         (await this.#store()).prune(ids, strategy, keepLast),
       ),
     );
+  }
+
+  /**
+   * One retention pass over every thread, on the libuv pool: of
+   * `retention` when given (either shape of retention.js), else of the
+   * saver's policy (rejects with InvalidArgument when it has none), at
+   * `now` (a Date; default: when the pass starts). With `dryRun` nothing
+   * changes and the report says what would expire. Resolves to
+   * {threadsExamined, threadsEmptied, checkpointsExpired,
+   * checkpointsHidden, bytes}. Ordered after every earlier write (and,
+   * unless dry, before every later call), as prune is; the background
+   * sweeper is not ordered with the saver's calls, which the engine's
+   * per-batch atomicity makes safe.
+   */
+  async sweep(options = {}) {
+    this.#checkOpen();
+    const args = sweepArgs(options);
+    if (!args.retention && !this.retention) {
+      throw rockpointError(
+        "rockpoint: sweep needs a retention policy: the saver has none and " +
+          "none was given",
+        "InvalidArgument",
+        { type: TypeError },
+      );
+    }
+    const run = async () => (await this.#store()).sweep(args);
+    const raw = await this.#track(
+      args.dryRun ? this.#order.readAll(run) : this.#order.writeAll(run),
+    );
+    return reportOf(raw);
+  }
+
+  /**
+   * What the saver's policy did so far, background sweeps and sweep()
+   * calls without `retention` (dry runs excepted): {sweeps, failedSweeps,
+   * expired: RetentionReport summed over the sweeps that completed,
+   * lastError: the coded Error of the last sweep, or null}; null when the
+   * saver has no retention policy. A failed background sweep shows only
+   * here (the next one runs as scheduled).
+   */
+  async sweeperStats() {
+    this.#checkOpen();
+    if (!this.retention) return null;
+    const raw = await this.#track(
+      (async () => (await this.#store()).sweeperStats())(),
+    );
+    return sweeperStatsOf(raw);
   }
 
   // ---- store-level -----------------------------------------------------------

@@ -14,9 +14,13 @@ import {
   ERROR_CODES,
   RockpointSaver,
   isRockpointError,
+  type CheckpointerTtlConfig,
+  type RetentionPolicy,
+  type RetentionReport,
   type RockpointErrorCode,
   type RockpointOptions,
   type StoreStats,
+  type SweeperStats,
   type ThreadPage,
 } from "@rockpoint/langgraph-checkpoint-rockpoint";
 
@@ -61,6 +65,36 @@ export async function main(dir: string): Promise<void> {
   await checkpointer.prune(["t1"], { strategy: "keep_latest", keepLast: 2 });
   const version: string = checkpointer.getNextVersion(undefined);
   void version;
+
+  // Retention: a policy, LangGraph platform's TTL settings (both
+  // spellings), sweep() and the sweeper's stats.
+  const policy: RetentionPolicy = { maxIdleMs: 30 * 86_400_000, keepLast: 1, sweepIntervalMs: 60_000 };
+  const ttl: CheckpointerTtlConfig = {
+    ttl: { strategy: "keep_latest", defaultTtl: 43_200, sweepIntervalMinutes: 60 },
+  };
+  const fromJson: CheckpointerTtlConfig = {
+    ttl: { strategy: "delete", default_ttl: 43_200, sweep_interval_minutes: 60 },
+  };
+  const retained = await RockpointSaver.open(`${dir}-retained`, { retention: policy });
+  void RockpointSaver.memory({ retention: ttl });
+  void RockpointSaver.memory({ retention: fromJson });
+  const keepLast: number | undefined = retained.retention?.keepLast;
+  const interval: number | undefined = retained.retention?.sweepIntervalMs;
+  void keepLast;
+  void interval;
+  const dry: RetentionReport = await retained.sweep({ dryRun: true });
+  const report: RetentionReport = await checkpointer.sweep({
+    retention: { maxAgeMs: 7 * 86_400_000 },
+    now: new Date(),
+  });
+  const expired: number = dry.checkpointsExpired + report.checkpointsHidden + report.bytes;
+  void expired;
+  const sweeper: SweeperStats | null = await retained.sweeperStats();
+  if (sweeper?.lastError) {
+    const failed: RockpointErrorCode = sweeper.lastError.code;
+    void failed;
+  }
+  await retained.close();
 
   try {
     await RockpointSaver.open(dir);
