@@ -18,10 +18,10 @@ namespace rockpoint::testing {
 // Old threads o0..o7 (checkpoints an hour apart, all expired at `now`)
 // while 3 writers put fresh checkpoints (ts = now) on top of o0..o5 and on
 // threads of their own, and sweeps of max_age 1h and max_idle 1h run back
-// to back. Afterwards every fresh checkpoint a writer was acknowledged is
-// there, and what the old threads kept is only what fresh ones need.
+// to back until the writers are done. Afterwards every fresh checkpoint a
+// writer was acknowledged is there, and what the old threads kept is only what
+// fresh ones need.
 inline void CheckSweepsRacingWriters(Checkpointer& store) {
-  const std::string base = "2026-11-01T00:00:00Z";
   const RetentionTime now = *ParseCheckpointTs("2026-11-05T00:00:00Z");
   for (int t = 0; t < 8; ++t) {
     const std::string thread = "o" + std::to_string(t);
@@ -39,12 +39,14 @@ inline void CheckSweepsRacingWriters(Checkpointer& store) {
   policy.max_idle = std::chrono::hours(1);
   policy.sweep_batch_threads = 3;
 
-  std::atomic<bool> stop = false;
+  // Each writer puts 150 checkpoints; sweeps run back to back until every
+  // writer is done (and at least 5 times).
+  std::atomic<int> writing = 3;
   std::vector<std::vector<CheckpointConfig>> acknowledged(3);
   std::vector<std::thread> writers;
   for (int w = 0; w < 3; ++w) {
     writers.emplace_back([&, w] {
-      for (int i = 0; !stop.load() && i < 400; ++i) {
+      for (int i = 0; i < 150; ++i) {
         const std::string thread =
             i % 2 == 0 ? "o" + std::to_string(i % 6) : "w" + std::to_string(w);
         Checkpoint checkpoint = MakeCheckpoint(
@@ -55,15 +57,16 @@ inline void CheckSweepsRacingWriters(Checkpointer& store) {
                              checkpoint.channel_versions);
         if (put.ok()) acknowledged[w].push_back(*put);
       }
+      --writing;
     });
   }
-  int sweeps = 0;
-  for (; sweeps < 30; ++sweeps) {
-    auto report = store.Sweep(policy, now);
-    REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  Status swept;
+  for (int sweeps = 0; swept.ok() && (sweeps < 5 || writing.load() > 0);
+       ++sweeps) {
+    swept = store.Sweep(policy, now).status();
   }
-  stop = true;
   for (std::thread& writer : writers) writer.join();
+  RP_REQUIRE_OK(swept);
   size_t fresh = 0;
   for (const auto& configs : acknowledged) {
     for (const CheckpointConfig& config : configs) {
@@ -72,7 +75,7 @@ inline void CheckSweepsRacingWriters(Checkpointer& store) {
       ++fresh;
     }
   }
-  CHECK(fresh > 0);
+  CHECK(fresh == 3 * 150);
   // One more sweep leaves only fresh checkpoints visible.
   REQUIRE(store.Sweep(policy, now).ok());
   for (const CheckpointTuple& tuple : Collect(store, {})) {
