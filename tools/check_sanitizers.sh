@@ -22,14 +22,17 @@
 #
 # Environment: STATIC_BUILD_DIR (as check_static.sh), TSAN_BUILD_DIR
 # (default: BUILD_DIR, else build, with "-tsan" appended), JOBS (default: 2),
-# FUZZ_SECONDS (default: 30).
+# FUZZ_SECONDS (default: 15), TEST_TIMEOUT (seconds a ctest suite may run;
+# default: 1200).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLANG_BUILD_DIR="${STATIC_BUILD_DIR:-${BUILD_DIR:-$ROOT/build}-clang}"
 TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-${BUILD_DIR:-$ROOT/build}-tsan}"
 JOBS="${JOBS:-2}"
-FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
+# A suite that runs longer than this fails (a hang shows which one).
+TEST_TIMEOUT="${TEST_TIMEOUT:-1200}"
 STEP="${1:-all}"
 
 CLANG=/usr/bin/clang++-16
@@ -63,7 +66,7 @@ timed() {
 asan() {
   timed "clang build" "$ROOT/tools/check_static.sh" build
   timed "ctest under ASan+UBSan" ctest --test-dir "$CLANG_BUILD_DIR" \
-    --output-on-failure -j "$JOBS"
+    --output-on-failure -j "$JOBS" --timeout "$TEST_TIMEOUT"
 }
 
 # fuzz_one <target>: FUZZ_SECONDS of fuzzing from the seeds; the corpus it
@@ -117,7 +120,8 @@ tsan() {
   timed "TSan build" cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" \
     --target engine_rocksdb_tests runtime_tests
   timed "ctest under TSan" ctest --test-dir "$TSAN_BUILD_DIR" \
-    --output-on-failure -j "$JOBS" -R '^(engine_rocksdb|runtime)$'
+    --output-on-failure -j "$JOBS" --timeout "$TEST_TIMEOUT" \
+    -R '^(engine_rocksdb|runtime)$'
 }
 
 [[ -x "$CLANG" && -x "$CLANG_C" ]] || {

@@ -3,13 +3,15 @@
 # when everything is there), configures and builds, then runs a job.
 #
 #   tools/setup.sh demo    build, then run the demo on an embedded store
-#   tools/setup.sh test    build with -Werror, then run every test: the
-#                          C++ suites (ctest, the install-and-consume test
-#                          included), the clang build (thread-safety,
-#                          clang-tidy), the sanitizer runs on it (ctest
-#                          under ASan+UBSan, the fuzz smoke run, TSan), the
+#   tools/setup.sh test    run every test, each suite once, printing its wall
+#                          time: the libraries, the CLI and the demo built
+#                          with gcc and -Werror, and the CMake package's
+#                          install-and-consume test on that build; the clang
+#                          build (-Wthread-safety, ASan+UBSan, clang-tidy)
+#                          where the C++ suites run under the sanitizers
+#                          (ctest), the fuzz smoke run, TSan; then the
 #                          LangGraph.js suites and the Python suites
-#   tools/setup.sh build   build only
+#   tools/setup.sh build   build everything (tests and bench included)
 #
 # The test job's suites find the PostgreSQL server for the PostgreSQL
 # backend's tests at ROCKPOINT_TEST_POSTGRES_URL. When it is set, they use
@@ -36,10 +38,11 @@ PACKAGES=(
 )
 # What only the test job needs: ccache (the Python extension recompiles the
 # core), clang-16 and its sanitizer and libFuzzer runtimes for the
-# thread-safety and sanitizer builds, Python for the Python package and the
+# thread-safety and sanitizer builds, llvm-16 for llvm-symbolizer (sanitizer
+# reports with function names, which TSan's suppressions match), Python for the Python package and the
 # fuzz seeds, the PostgreSQL server for the PostgreSQL backend's tests.
 TEST_PACKAGES=(
-  ccache clang-16 clang-tidy-16 libclang-rt-16-dev
+  ccache clang-16 clang-tidy-16 libclang-rt-16-dev llvm-16
   python3 python3-venv python3-dev
   postgresql
 )
@@ -78,9 +81,19 @@ configure() {
   fi
 }
 
+# build [cmake flags...] [-- targets...]: configures, then builds the
+# targets given (default: all).
 build() {
-  configure "$@"
-  cmake --build "$BUILD_DIR" -j "$JOBS"
+  local flags=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do flags+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  targets=("$@")
+  configure "${flags[@]}"
+  if [ ${#targets[@]} -gt 0 ]; then
+    cmake --build "$BUILD_DIR" -j "$JOBS" --target "${targets[@]}"
+  else
+    cmake --build "$BUILD_DIR" -j "$JOBS"
+  fi
 }
 
 # start_postgres: exports ROCKPOINT_TEST_POSTGRES_URL, the server of the
@@ -103,25 +116,37 @@ stop_postgres() {
     echo "setup: could not stop the PostgreSQL server in $BUILD_DIR/pg-test" >&2
 }
 
+# timed <label> <command...>: runs the command, then prints its wall time.
+timed() {
+  local label="$1" start=$SECONDS
+  shift
+  echo "setup: $label" >&2
+  "$@"
+  echo "setup: $label took $((SECONDS - start)) s" >&2
+}
+
 install_packages
 case "$JOB" in
   build)
     build
     ;;
   demo)
-    build
+    build -- rockpoint_demo
     "$BUILD_DIR/tools/rockpoint-demo" "${@:2}"
     ;;
   test)
-    build -DROCKPOINT_WERROR=ON
+    # The C++ suites run once, in the sanitized clang build
+    # (check_sanitizers.sh). The gcc build is the -Werror check of the
+    # libraries, the CLI and the demo, and what the CMake package test
+    # installs and consumes.
+    timed "gcc build" build -DROCKPOINT_WERROR=ON -- rockpoint_cli \
+      rockpoint_demo
+    timed "CMake package test" ctest --test-dir "$BUILD_DIR" \
+      --output-on-failure -R '^package$'
     start_postgres
-    ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
     for suite in tools/check_static.sh tools/check_sanitizers.sh \
         bindings/node/test.sh bindings/python/test.sh; do
-      if [ -x "$ROOT/$suite" ]; then
-        echo "setup: $suite" >&2
-        "$ROOT/$suite"
-      fi
+      timed "$suite" "$ROOT/$suite"
     done
     ;;
   *)
