@@ -3,7 +3,9 @@
 #include "engine/memory_ops.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -340,48 +342,34 @@ uint64_t StoredBytes(const Namespace& ns) {
   return bytes;
 }
 
-// Visible checkpoints of `ns`, newest first.
-std::vector<AgedCheckpoint> AgedNewestFirst(const Namespace& ns) {
-  std::vector<AgedCheckpoint> aged;
-  for (auto it = ns.checkpoints.rbegin(); it != ns.checkpoints.rend(); ++it) {
-    if (!it->second.hidden)
-      aged.push_back({it->first, it->second.checkpoint.ts});
-  }
-  return aged;
-}
-
 // Plans `rule` over `thread` (named `thread_id`).
 RetentionReport PlanThread(const std::string& thread_id, const Thread& thread,
                            const ExpiryRule& rule, std::vector<Expired>* plan) {
   RetentionReport report;
-  report.threads_examined = 1;
-  std::vector<std::string_view> newest_ts;
+  std::vector<std::vector<AgedCheckpoint>> aged;
   for (const auto& [name, ns] : thread.namespaces) {
-    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(ns);
-    if (!aged.empty()) newest_ts.push_back(aged.front().ts);
+    aged.push_back(VisibleNewestFirst(
+        ns.checkpoints,
+        [](const StoredCheckpoint& cp) -> std::optional<std::string_view> {
+          if (cp.hidden) return std::nullopt;
+          return cp.checkpoint.ts;
+        }));
   }
-  const bool idle = ThreadIsIdle(newest_ts, rule);
-  bool any_visible = false;
+  const std::vector<NamespaceExpiry> decided =
+      PlanThreadExpiry(aged, rule, report);
+  size_t i = 0;
   for (const auto& [name, ns] : thread.namespaces) {
-    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(ns);
-    const std::set<std::string> survivors = SurvivorsOf(aged, idle, rule);
-    any_visible = any_visible || !survivors.empty();
-    if (survivors.size() == aged.size()) continue;
-    Expired expired{{thread_id, name}, {}};
-    for (const AgedCheckpoint& cp : aged) {
-      if (!survivors.contains(std::string(cp.id)))
-        expired.ids.emplace_back(cp.id);
-    }
+    const NamespaceExpiry& expiry = decided[i++];
+    if (expiry.expired.empty()) continue;
     Namespace after = ns;
-    Retain(after, survivors);
-    report.checkpoints_expired += expired.ids.size();
-    for (const std::string& id : expired.ids) {
+    Retain(after, expiry.survivors);
+    for (const std::string& id : expiry.expired) {
       if (after.checkpoints.contains(id)) ++report.checkpoints_hidden;
     }
     report.bytes += StoredBytes(ns) - StoredBytes(after);
-    plan->push_back(std::move(expired));
+    plan->push_back(Expired{{thread_id, name},
+                            {expiry.expired.begin(), expiry.expired.end()}});
   }
-  if (!newest_ts.empty() && !any_visible) report.threads_emptied = 1;
   return report;
 }
 

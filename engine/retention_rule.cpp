@@ -3,6 +3,10 @@
 #include <charconv>
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace rockpoint {
 namespace {
@@ -216,6 +220,40 @@ std::set<std::string> SurvivorsOf(
     if (!expired) survivors.emplace(checkpoint.id);
   }
   return survivors;
+}
+
+std::vector<NamespaceExpiry> PlanThreadExpiry(
+    const std::vector<std::vector<AgedCheckpoint>>& namespaces,
+    const ExpiryRule& rule, RetentionReport& report) {
+  std::vector<std::string_view> newest_ts;
+  for (const std::vector<AgedCheckpoint>& aged : namespaces) {
+    if (!aged.empty()) newest_ts.push_back(aged.front().ts);
+  }
+  const bool idle = ThreadIsIdle(newest_ts, rule);
+  std::vector<NamespaceExpiry> plan;
+  bool any_survivor = false;
+  for (const std::vector<AgedCheckpoint>& aged : namespaces) {
+    NamespaceExpiry ns{SurvivorsOf(aged, idle, rule), {}};
+    for (const AgedCheckpoint& checkpoint : aged) {
+      std::string id(checkpoint.id);
+      if (!ns.survivors.contains(id)) ns.expired.insert(std::move(id));
+    }
+    any_survivor = any_survivor || !ns.survivors.empty();
+    report.checkpoints_expired += ns.expired.size();
+    plan.push_back(std::move(ns));
+  }
+  if (!newest_ts.empty()) {
+    ++report.threads_examined;
+    if (!any_survivor) ++report.threads_emptied;
+  }
+  return plan;
+}
+
+uint64_t CountNeeded(const std::set<std::string>& expired,
+                     const std::set<std::string>& needed) {
+  uint64_t count = 0;
+  for (const std::string& id : expired) count += needed.contains(id) ? 1 : 0;
+  return count;
 }
 
 }  // namespace rockpoint

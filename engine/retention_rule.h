@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -39,6 +40,42 @@ bool ThreadIsIdle(const std::vector<std::string_view>& newest_ts_per_ns,
 std::set<std::string> SurvivorsOf(
     const std::vector<AgedCheckpoint>& newest_first, bool thread_idle,
     const ExpiryRule& rule);
+
+// The visible checkpoints of one (thread, ns), newest first, from `by_id`
+// (a map from checkpoint id, ascending, as every backend keeps them);
+// `visible_ts(node)` is a node's ts, or nullopt when the node is hidden.
+// The views point into `by_id`.
+template <typename ById, typename VisibleTs>
+std::vector<AgedCheckpoint> VisibleNewestFirst(const ById& by_id,
+                                               const VisibleTs& visible_ts) {
+  std::vector<AgedCheckpoint> aged;
+  for (auto it = by_id.rbegin(); it != by_id.rend(); ++it) {
+    const std::optional<std::string_view> ts = visible_ts(it->second);
+    if (ts) aged.push_back({it->first, *ts});
+  }
+  return aged;
+}
+
+// What one Expire pass decides for one namespace of a thread.
+struct NamespaceExpiry {
+  std::set<std::string> survivors;  // visible, and stay visible
+  std::set<std::string> expired;    // visible, and expire
+};
+
+// The pass of `rule` over one thread whose namespaces hold `namespaces`
+// (each one's visible checkpoints, newest first): one NamespaceExpiry per
+// namespace, in the same order. Adds to `report` what the rule alone
+// decides: the thread as examined when it has a visible checkpoint, as
+// emptied when then none survives, and the expired checkpoints. The caller
+// adds checkpoints_hidden (CountNeeded) and bytes as it applies the pass.
+std::vector<NamespaceExpiry> PlanThreadExpiry(
+    const std::vector<std::vector<AgedCheckpoint>>& namespaces,
+    const ExpiryRule& rule, RetentionReport& report);
+
+// How many of `expired` are in `needed` (what survivors' delta histories
+// read), so stay stored, hidden.
+uint64_t CountNeeded(const std::set<std::string>& expired,
+                     const std::set<std::string>& needed);
 
 // Checkpointer::Sweep on `store`, asking `stopping` (when given) before
 // each batch: once it says true, the batches done stay applied and the

@@ -1,8 +1,10 @@
 // expire: one retention pass in one transaction holding the exclusive
 // advisory locks of its threads (as prune), so a put of rockpoint waits for
 // it or is read by it. A dry run reads the same way and changes nothing.
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/postgres/pg_retain.h"
@@ -35,19 +37,12 @@ SELECT (SELECT coalesce(sum(octet_length(checkpoint_id) +
              SELECT 1 FROM unnest($4::text[], $5::text[]) AS k(channel, version)
               WHERE k.channel = b.channel AND k.version = b.version))::bigint)sql";
 
-std::vector<AgedCheckpoint> AgedNewestFirst(const Namespace& ns) {
-  std::vector<AgedCheckpoint> aged;
-  for (auto it = ns.nodes.rbegin(); it != ns.nodes.rend(); ++it) {
-    if (!it->second.header.hidden) aged.push_back({it->first, it->second.ts});
-  }
-  return aged;
-}
-
-// The query of kDeletedBytes for retaining `doomed` out of `nodes`.
+// The query of kDeletedBytes for retaining `doomed` out of `nodes`, where
+// the survivors' delta histories read `needed`.
 pg::Query DeletedBytesQuery(Impl& impl, const std::string& thread,
                             const std::string& ns, const Namespace& nodes,
-                            const std::set<std::string>& doomed) {
-  const std::set<std::string> needed = NeededAncestors(nodes, doomed);
+                            const std::set<std::string>& doomed,
+                            const std::set<std::string>& needed) {
   std::set<std::string> removed;
   std::set<ValueKey> named;
   for (const auto& [id, node] : nodes.nodes) {
@@ -78,40 +73,34 @@ Status ExpireThread(Impl& impl, pg::Connection& connection,
                     RetentionReport& report) {
   RP_ASSIGN_OR_RETURN(const ThreadNamespaces read,
                       ReadNamespaces(impl, connection, thread, nullptr));
-  std::vector<std::string_view> newest_ts;
+  std::vector<std::vector<AgedCheckpoint>> aged;
   for (const auto& [ns, nodes] : read) {
-    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(nodes);
-    if (!aged.empty()) newest_ts.push_back(aged.front().ts);
+    aged.push_back(VisibleNewestFirst(
+        nodes.nodes,
+        [](const PgHeader& node) -> std::optional<std::string_view> {
+          if (node.header.hidden) return std::nullopt;
+          return node.ts;
+        }));
   }
-  if (newest_ts.empty()) return Status::OK();
-  ++report.threads_examined;
-  const bool idle = ThreadIsIdle(newest_ts, rule);
-  bool any_visible = false;
+  const std::vector<NamespaceExpiry> plan =
+      PlanThreadExpiry(aged, rule, report);
+  size_t i = 0;
   for (const auto& [ns, nodes] : read) {
-    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(nodes);
-    const std::set<std::string> survivors = SurvivorsOf(aged, idle, rule);
-    any_visible = any_visible || !survivors.empty();
-    std::set<std::string> doomed;
-    for (const AgedCheckpoint& checkpoint : aged) {
-      const std::string id(checkpoint.id);
-      if (!survivors.contains(id)) doomed.insert(id);
-    }
+    const std::set<std::string>& doomed = plan[i++].expired;
     if (doomed.empty()) continue;
-    report.checkpoints_expired += doomed.size();
-    for (const std::string& id : NeededAncestors(nodes, doomed)) {
-      if (doomed.contains(id)) ++report.checkpoints_hidden;
-    }
+    const std::set<std::string> needed = NeededAncestors(nodes, doomed);
+    report.checkpoints_hidden += CountNeeded(doomed, needed);
     std::vector<pg::Query> queries = {
-        DeletedBytesQuery(impl, thread, ns, nodes, doomed)};
+        DeletedBytesQuery(impl, thread, ns, nodes, doomed, needed)};
     if (!rule.dry_run) {
-      for (pg::Query& query : RetainQueries(impl, thread, ns, nodes, doomed)) {
+      for (pg::Query& query :
+           RetainQueries(impl, thread, ns, nodes, doomed, needed)) {
         queries.push_back(std::move(query));
       }
     }
     RP_ASSIGN_OR_RETURN(std::vector<pg::Rows> rows, connection.Run(queries));
     report.bytes += static_cast<uint64_t>(rows[0].GetInt(0, 0));
   }
-  if (!any_visible) ++report.threads_emptied;
   return Status::OK();
 }
 

@@ -44,11 +44,13 @@ std::set<std::string> NeededAncestors(const Namespace& ns,
 // their delta histories need: a needed checkpoint that is not a survivor
 // stays hidden (with its values and writes), every other checkpoint that is
 // not a survivor goes with its writes and side row, and so do the values no
-// remaining checkpoint of the namespace names.
+// remaining checkpoint of the namespace names. `needed` is
+// NeededAncestors(nodes, doomed).
 std::vector<pg::Query> RetainQueries(PostgresCheckpointer::Impl& impl,
                                      const std::string& thread,
                                      const std::string& ns,
                                      const Namespace& nodes,
-                                     const std::set<std::string>& doomed);
+                                     const std::set<std::string>& doomed,
+                                     const std::set<std::string>& needed);
 
 }  // namespace rockpoint

@@ -204,8 +204,8 @@ std::set<std::string> NeededAncestors(const Namespace& ns,
 std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
                                      const std::string& ns,
                                      const Namespace& nodes,
-                                     const std::set<std::string>& doomed) {
-  const std::set<std::string> needed = NeededAncestors(nodes, doomed);
+                                     const std::set<std::string>& doomed,
+                                     const std::set<std::string>& needed) {
   std::set<std::string> hide;
   std::set<std::string> remove;
   for (const auto& [id, node] : nodes.nodes) {
@@ -253,7 +253,9 @@ Status RetainThread(
                       ReadNamespaces(impl, connection, thread, &namespaces));
   std::vector<pg::Query> queries;
   for (const auto& [ns, nodes] : read) {
-    Append(queries, RetainQueries(impl, thread, ns, nodes, doomed.at(ns)));
+    const std::set<std::string>& doomed_here = doomed.at(ns);
+    Append(queries, RetainQueries(impl, thread, ns, nodes, doomed_here,
+                                  NeededAncestors(nodes, doomed_here)));
   }
   if (queries.empty()) return Status::OK();
   return connection.Run(queries).status();
@@ -276,7 +278,8 @@ Status KeepLatest(Impl& impl, pg::Connection& connection,
         doomed.insert(node->first);
       }
     }
-    Append(queries, RetainQueries(impl, thread, ns, nodes, doomed));
+    Append(queries, RetainQueries(impl, thread, ns, nodes, doomed,
+                                  NeededAncestors(nodes, doomed)));
   }
   if (queries.empty()) return Status::OK();
   return connection.Run(queries).status();

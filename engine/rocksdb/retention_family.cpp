@@ -73,11 +73,19 @@ std::set<std::string> NeededBy(const Family& family,
 Status AddRetention(RocksDbCheckpointer::Impl& impl,
                     const rocksdb::ReadOptions& read, const Family& family,
                     const std::set<std::string>& survivors,
+                    rocksdb::WriteBatch& batch) {
+  return AddRetention(impl, read, family, survivors,
+                      NeededBy(family, survivors), batch);
+}
+
+Status AddRetention(RocksDbCheckpointer::Impl& impl,
+                    const rocksdb::ReadOptions& read, const Family& family,
+                    const std::set<std::string>& survivors,
+                    const std::set<std::string>& needed,
                     rocksdb::WriteBatch& batch, uint64_t* deleted_bytes) {
   uint64_t bytes = 0;
   const std::string& thread = family.thread;
   const std::string& ns = family.ns;
-  const std::set<std::string> needed = NeededBy(family, survivors);
   std::set<std::string> referenced_blobs;
   bool any_remaining = false;
   for (const auto& [id, record] : family.records) {

@@ -48,15 +48,21 @@ std::set<std::string> NeededBy(const Family& family,
                                const std::set<std::string>& survivors);
 
 // Adds to `batch` the mutations that leave `survivors` as they are, keep
-// needed non-survivors hidden, and delete every other record with its
-// writes and index entries, the blobs no remaining record references, and
-// the ("th", thread, ns) entry when nothing remains. Writes of checkpoints
-// that have no record are left alone. Adds the stored bytes it deletes to
-// `*deleted_bytes` when given.
+// `needed` (NeededBy(family, survivors)) non-survivors hidden, and delete
+// every other record with its writes and index entries, the blobs no
+// remaining record references, and the ("th", thread, ns) entry when
+// nothing remains. Writes of checkpoints that have no record are left
+// alone. Adds the stored bytes it deletes to `*deleted_bytes` when given.
 Status AddRetention(RocksDbCheckpointer::Impl& impl,
                     const rocksdb::ReadOptions& read, const Family& family,
                     const std::set<std::string>& survivors,
+                    const std::set<std::string>& needed,
                     rocksdb::WriteBatch& batch,
                     uint64_t* deleted_bytes = nullptr);
+// The same, with the needed set computed here.
+Status AddRetention(RocksDbCheckpointer::Impl& impl,
+                    const rocksdb::ReadOptions& read, const Family& family,
+                    const std::set<std::string>& survivors,
+                    rocksdb::WriteBatch& batch);
 
 }  // namespace rockpoint

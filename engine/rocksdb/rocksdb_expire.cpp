@@ -1,6 +1,7 @@
 // expire: one retention pass over some threads, one WriteBatch computed at
 // one snapshot while the threads' stripe locks are held, so a put waits
 // for it or lands before its snapshot (and is judged by the rule).
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -16,48 +17,36 @@ namespace {
 
 using Impl = RocksDbCheckpointer::Impl;
 
-std::vector<AgedCheckpoint> AgedNewestFirst(const Family& family) {
-  std::vector<AgedCheckpoint> aged;
-  for (auto it = family.records.rbegin(); it != family.records.rend(); ++it) {
-    if (!it->second.header.hidden) aged.push_back({it->first, it->second.ts});
-  }
-  return aged;
-}
-
 // Adds `rule`'s pass over `thread` to `batch` and `report`.
 Status AddExpireThread(Impl& impl, const rocksdb::ReadOptions& read,
                        std::string_view thread, const ExpiryRule& rule,
                        rocksdb::WriteBatch& batch, RetentionReport& report) {
   RP_ASSIGN_OR_RETURN(auto namespaces, impl.Namespaces(read, thread));
-  if (namespaces.empty()) return Status::OK();
   std::vector<Family> families;
-  std::vector<std::string_view> newest_ts;
   for (const std::string& ns : namespaces) {
     RP_ASSIGN_OR_RETURN(Family family, LoadFamily(impl, read, thread, ns));
     families.push_back(std::move(family));
-    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(families.back());
-    if (!aged.empty()) newest_ts.push_back(aged.front().ts);
   }
-  ++report.threads_examined;
-  const bool idle = ThreadIsIdle(newest_ts, rule);
-  bool any_visible = false;
+  std::vector<std::vector<AgedCheckpoint>> aged;
   for (const Family& family : families) {
-    const std::vector<AgedCheckpoint> aged = AgedNewestFirst(family);
-    const std::set<std::string> survivors = SurvivorsOf(aged, idle, rule);
-    any_visible = any_visible || !survivors.empty();
-    if (survivors.size() == aged.size()) continue;
-    report.checkpoints_expired += aged.size() - survivors.size();
-    const std::set<std::string> needed = NeededBy(family, survivors);
-    for (const AgedCheckpoint& checkpoint : aged) {
-      const std::string id(checkpoint.id);
-      if (!survivors.contains(id) && needed.contains(id)) {
-        ++report.checkpoints_hidden;
-      }
-    }
-    RP_RETURN_IF_ERROR(
-        AddRetention(impl, read, family, survivors, batch, &report.bytes));
+    aged.push_back(VisibleNewestFirst(family.records,
+                                      [](const serde::CheckpointRecord& record)
+                                          -> std::optional<std::string_view> {
+                                        if (record.header.hidden)
+                                          return std::nullopt;
+                                        return record.ts;
+                                      }));
   }
-  if (!newest_ts.empty() && !any_visible) ++report.threads_emptied;
+  const std::vector<NamespaceExpiry> plan =
+      PlanThreadExpiry(aged, rule, report);
+  for (size_t i = 0; i < families.size(); ++i) {
+    if (plan[i].expired.empty()) continue;
+    const std::set<std::string> needed =
+        NeededBy(families[i], plan[i].survivors);
+    report.checkpoints_hidden += CountNeeded(plan[i].expired, needed);
+    RP_RETURN_IF_ERROR(AddRetention(impl, read, families[i], plan[i].survivors,
+                                    needed, batch, &report.bytes));
+  }
   return Status::OK();
 }
 

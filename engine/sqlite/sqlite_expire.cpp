@@ -42,14 +42,6 @@ Result<std::map<std::string, std::vector<Visible>>> ReadVisible(
   return visible;
 }
 
-std::vector<AgedCheckpoint> Aged(const std::vector<Visible>& visible) {
-  std::vector<AgedCheckpoint> aged;
-  for (const Visible& checkpoint : visible) {
-    aged.push_back({checkpoint.id, checkpoint.ts});
-  }
-  return aged;
-}
-
 // The sum `sql` selects for ?1 thread, ?2 ns and ?3, ?4 from `bind`.
 template <typename Bind>
 Result<uint64_t> SumOf(Database* db, const char* sql, std::string_view thread,
@@ -113,37 +105,31 @@ Result<RetentionReport> SqliteCheckpointer::Impl::Expire(
   for (const std::string& thread_id :
        std::set<std::string>(thread_ids.begin(), thread_ids.end())) {
     RP_ASSIGN_OR_RETURN(const auto visible, ReadVisible(db(), thread_id));
-    if (visible.empty()) continue;
-    ++report.threads_examined;
-    std::vector<std::string_view> newest_ts;
+    std::vector<std::vector<AgedCheckpoint>> aged;
     for (const auto& [ns, checkpoints] : visible) {
-      newest_ts.push_back(checkpoints.front().ts);
-    }
-    const bool idle = ThreadIsIdle(newest_ts, rule);
-    bool any_visible = false;
-    for (const auto& [ns, checkpoints] : visible) {
-      const std::set<std::string> survivors =
-          SurvivorsOf(Aged(checkpoints), idle, rule);
-      any_visible = any_visible || !survivors.empty();
-      std::set<std::string> doomed;
+      aged.emplace_back();
       for (const Visible& checkpoint : checkpoints) {
-        if (!survivors.contains(checkpoint.id)) doomed.insert(checkpoint.id);
+        aged.back().push_back({checkpoint.id, checkpoint.ts});
       }
-      if (doomed.empty()) continue;
-      RP_ASSIGN_OR_RETURN(const RetentionPlan plan,
-                          PlanRetention(thread_id, ns, doomed));
-      report.checkpoints_expired += doomed.size();
-      for (const std::string& id : plan.hide) {
-        if (doomed.contains(id)) ++report.checkpoints_hidden;
-      }
+    }
+    const std::vector<NamespaceExpiry> plan =
+        PlanThreadExpiry(aged, rule, report);
+    size_t i = 0;
+    for (const auto& [ns, checkpoints] : visible) {
+      const std::set<std::string>& expired = plan[i++].expired;
+      if (expired.empty()) continue;
+      RP_ASSIGN_OR_RETURN(const RetentionPlan retention,
+                          PlanRetention(thread_id, ns, expired));
+      report.checkpoints_hidden += CountNeeded(
+          expired,
+          std::set<std::string>(retention.hide.begin(), retention.hide.end()));
       RP_ASSIGN_OR_RETURN(const uint64_t bytes,
-                          PlannedBytes(thread_id, ns, plan));
+                          PlannedBytes(thread_id, ns, retention));
       report.bytes += bytes;
       if (!rule.dry_run) {
-        RP_RETURN_IF_ERROR(ApplyRetention(thread_id, ns, plan));
+        RP_RETURN_IF_ERROR(ApplyRetention(thread_id, ns, retention));
       }
     }
-    if (!any_visible) ++report.threads_emptied;
   }
   RP_RETURN_IF_ERROR(txn.Commit());
   return report;

@@ -5,6 +5,13 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace rockpoint {
 namespace {
@@ -114,6 +121,68 @@ TEST_CASE("retention: SurvivorsOf and ThreadIsIdle") {
   CHECK_FALSE(ThreadIsIdle({}, idle));
   CHECK_FALSE(ThreadIsIdle({"2026-11-01T00:00:00Z"},
                            {now, std::nullopt, hours(1), std::nullopt}));
+}
+
+TEST_CASE("retention: PlanThreadExpiry decides a thread's namespaces") {
+  const RetentionTime now = *ParseCheckpointTs("2026-11-10T00:00:00Z");
+  const std::vector<AgedCheckpoint> root = {{"r2", "2026-11-09T00:00:00Z"},
+                                            {"r1", "2026-11-01T00:00:00Z"}};
+  const std::vector<AgedCheckpoint> child = {{"s1", "2026-11-02T00:00:00Z"}};
+  const auto ids = [](const std::set<std::string>& set) {
+    std::string out;
+    for (const std::string& id : set) out += id + " ";
+    return out;
+  };
+
+  // max_age 3 days: r1 and s1 expire; the thread keeps r2.
+  RetentionReport report;
+  auto plan = PlanThreadExpiry(
+      {root, child, {}}, {now, std::nullopt, hours(72), std::nullopt}, report);
+  REQUIRE(plan.size() == 3);
+  CHECK(ids(plan[0].survivors) == "r2 ");
+  CHECK(ids(plan[0].expired) == "r1 ");
+  CHECK(ids(plan[1].survivors) == "");
+  CHECK(ids(plan[1].expired) == "s1 ");
+  CHECK(plan[2].survivors.empty());
+  CHECK(plan[2].expired.empty());
+  CHECK(report.threads_examined == 1);
+  CHECK(report.threads_emptied == 0);
+  CHECK(report.checkpoints_expired == 2);
+
+  // max_idle 12 hours: the newest of every namespace is older, so the
+  // thread is idle and everything expires; the report adds up.
+  plan = PlanThreadExpiry({root, child},
+                          {now, hours(12), std::nullopt, std::nullopt}, report);
+  CHECK(ids(plan[0].expired) == "r1 r2 ");
+  CHECK(report.threads_examined == 2);
+  CHECK(report.threads_emptied == 1);
+  CHECK(report.checkpoints_expired == 5);
+
+  // A thread with no visible checkpoint is not examined.
+  RetentionReport none;
+  plan = PlanThreadExpiry({{}, {}}, {now, hours(1), std::nullopt, 1}, none);
+  CHECK(plan.size() == 2);
+  CHECK(none.threads_examined == 0);
+  CHECK(none.threads_emptied == 0);
+
+  CHECK(CountNeeded({"a", "b", "c"}, {"b", "c", "d"}) == 2);
+  CHECK(CountNeeded({}, {"b"}) == 0);
+}
+
+TEST_CASE("retention: VisibleNewestFirst skips hidden nodes") {
+  const std::map<std::string, std::pair<bool, std::string>> by_id = {
+      {"a", {false, "t1"}}, {"b", {true, "t2"}}, {"c", {false, "t3"}}};
+  const auto aged =
+      VisibleNewestFirst(by_id,
+                         [](const std::pair<bool, std::string>& node)
+                             -> std::optional<std::string_view> {
+                           if (node.first) return std::nullopt;
+                           return node.second;
+                         });
+  REQUIRE(aged.size() == 2);
+  CHECK(aged[0].id == "c");
+  CHECK(aged[0].ts == "t3");
+  CHECK(aged[1].id == "a");
 }
 
 }  // namespace
