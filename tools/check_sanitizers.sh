@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sanitizer checks, run by `tools/setup.sh test` after tools/check_static.sh:
+# Sanitizer checks, run by `tools/setup.sh test`:
 #
 #   asan   the whole ctest suite in the clang build of check_static.sh, which
 #          is compiled with ASan+UBSan (fatal: -fno-sanitize-recover=all) and
@@ -22,7 +22,7 @@
 #
 # Environment: STATIC_BUILD_DIR (as check_static.sh), TSAN_BUILD_DIR
 # (default: BUILD_DIR, else build, with "-tsan" appended), JOBS (default: 2),
-# FUZZ_SECONDS (default: 15), TEST_TIMEOUT (seconds a ctest suite may run;
+# FUZZ_SECONDS (default: 10), TEST_TIMEOUT (seconds a ctest suite may run;
 # default: 1200).
 set -euo pipefail
 
@@ -30,7 +30,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLANG_BUILD_DIR="${STATIC_BUILD_DIR:-${BUILD_DIR:-$ROOT/build}-clang}"
 TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-${BUILD_DIR:-$ROOT/build}-tsan}"
 JOBS="${JOBS:-2}"
-FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 # A suite that runs longer than this fails (a hang shows which one).
 TEST_TIMEOUT="${TEST_TIMEOUT:-1200}"
 STEP="${1:-all}"
