@@ -342,18 +342,19 @@ uint64_t StoredBytes(const Namespace& ns) {
   return bytes;
 }
 
+// A checkpoint's ts when it is visible.
+std::optional<std::string_view> VisibleTs(const StoredCheckpoint& cp) {
+  if (cp.hidden) return std::nullopt;
+  return cp.checkpoint.ts;
+}
+
 // Plans `rule` over `thread` (named `thread_id`).
 RetentionReport PlanThread(const std::string& thread_id, const Thread& thread,
                            const ExpiryRule& rule, std::vector<Expired>* plan) {
   RetentionReport report;
   std::vector<std::vector<AgedCheckpoint>> aged;
   for (const auto& [name, ns] : thread.namespaces) {
-    aged.push_back(VisibleNewestFirst(
-        ns.checkpoints,
-        [](const StoredCheckpoint& cp) -> std::optional<std::string_view> {
-          if (cp.hidden) return std::nullopt;
-          return cp.checkpoint.ts;
-        }));
+    aged.push_back(VisibleNewestFirst(ns.checkpoints, VisibleTs));
   }
   const std::vector<NamespaceExpiry> decided =
       PlanThreadExpiry(aged, rule, report);

@@ -37,6 +37,12 @@ SELECT (SELECT coalesce(sum(octet_length(checkpoint_id) +
              SELECT 1 FROM unnest($4::text[], $5::text[]) AS k(channel, version)
               WHERE k.channel = b.channel AND k.version = b.version))::bigint)sql";
 
+// A checkpoint's ts when it is visible.
+std::optional<std::string_view> VisibleTs(const PgHeader& node) {
+  if (node.header.hidden) return std::nullopt;
+  return node.ts;
+}
+
 // The query of kDeletedBytes for retaining `doomed` out of `nodes`, where
 // the survivors' delta histories read `needed`.
 pg::Query DeletedBytesQuery(Impl& impl, const std::string& thread,
@@ -75,12 +81,7 @@ Status ExpireThread(Impl& impl, pg::Connection& connection,
                       ReadNamespaces(impl, connection, thread, nullptr));
   std::vector<std::vector<AgedCheckpoint>> aged;
   for (const auto& [ns, nodes] : read) {
-    aged.push_back(VisibleNewestFirst(
-        nodes.nodes,
-        [](const PgHeader& node) -> std::optional<std::string_view> {
-          if (node.header.hidden) return std::nullopt;
-          return node.ts;
-        }));
+    aged.push_back(VisibleNewestFirst(nodes.nodes, VisibleTs));
   }
   const std::vector<NamespaceExpiry> plan =
       PlanThreadExpiry(aged, rule, report);

@@ -17,6 +17,13 @@ namespace {
 
 using Impl = RocksDbCheckpointer::Impl;
 
+// A record's ts when it is visible.
+std::optional<std::string_view> VisibleTs(
+    const serde::CheckpointRecord& record) {
+  if (record.header.hidden) return std::nullopt;
+  return record.ts;
+}
+
 // Adds `rule`'s pass over `thread` to `batch` and `report`.
 Status AddExpireThread(Impl& impl, const rocksdb::ReadOptions& read,
                        std::string_view thread, const ExpiryRule& rule,
@@ -29,13 +36,7 @@ Status AddExpireThread(Impl& impl, const rocksdb::ReadOptions& read,
   }
   std::vector<std::vector<AgedCheckpoint>> aged;
   for (const Family& family : families) {
-    aged.push_back(VisibleNewestFirst(family.records,
-                                      [](const serde::CheckpointRecord& record)
-                                          -> std::optional<std::string_view> {
-                                        if (record.header.hidden)
-                                          return std::nullopt;
-                                        return record.ts;
-                                      }));
+    aged.push_back(VisibleNewestFirst(family.records, VisibleTs));
   }
   const std::vector<NamespaceExpiry> plan =
       PlanThreadExpiry(aged, rule, report);
