@@ -39,9 +39,11 @@ PACKAGES=(
 )
 # What only the test job needs: ccache (the Python extension recompiles the
 # core), clang-16 and its sanitizer and libFuzzer runtimes for the
-# thread-safety and sanitizer builds, llvm-16 for llvm-symbolizer (sanitizer
-# reports with function names, which TSan's suppressions match), Python for the Python package and the
-# fuzz seeds, the PostgreSQL server for the PostgreSQL backend's tests.
+# thread-safety and sanitizer builds, clang-tidy-16 (tools/check_static.sh
+# requires it), llvm-16 for llvm-symbolizer (sanitizer reports with
+# function names, which TSan's suppressions match), Python for the Python
+# package and the fuzz seeds, the PostgreSQL server for the PostgreSQL
+# backend's tests.
 TEST_PACKAGES=(
   ccache clang-16 clang-tidy-16 libclang-rt-16-dev llvm-16
   python3 python3-venv python3-dev
