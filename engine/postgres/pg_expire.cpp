@@ -49,14 +49,11 @@ pg::Query DeletedBytesQuery(Impl& impl, const std::string& thread,
                             const std::string& ns, const Namespace& nodes,
                             const std::set<std::string>& doomed,
                             const std::set<std::string>& needed) {
-  std::set<std::string> removed;
+  const std::set<std::string> removed =
+      SplitRetained(nodes, doomed, needed).remove;
   std::set<ValueKey> named;
   for (const auto& [id, node] : nodes.nodes) {
-    const bool survives = !node.header.hidden && !doomed.contains(id);
-    if (!survives && !needed.contains(id)) {
-      removed.insert(id);
-      continue;
-    }
+    if (removed.contains(id)) continue;
     for (const auto& [channel, version] : node.header.channel_versions) {
       named.emplace(channel, pg::VersionKey(version));
     }

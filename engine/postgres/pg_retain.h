@@ -40,6 +40,19 @@ Result<ThreadNamespaces> ReadNamespaces(
 std::set<std::string> NeededAncestors(const Namespace& ns,
                                       const std::set<std::string>& doomed);
 
+// What retaining `doomed` out of `ns` does to checkpoints that do not
+// survive (survivors: visible, not doomed), where the survivors' delta
+// histories read `needed` (NeededAncestors(ns, doomed)): needed visible
+// ones are hidden, needed hidden ones stay as they are, the others are
+// removed.
+struct RetainedSplit {
+  std::set<std::string> hide;
+  std::set<std::string> remove;
+};
+RetainedSplit SplitRetained(const Namespace& ns,
+                            const std::set<std::string>& doomed,
+                            const std::set<std::string>& needed);
+
 // The statements that leave (thread, ns) holding its survivors and what
 // their delta histories need: a needed checkpoint that is not a survivor
 // stays hidden (with its values and writes), every other checkpoint that is

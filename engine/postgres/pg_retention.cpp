@@ -201,21 +201,27 @@ std::set<std::string> NeededAncestors(const Namespace& ns,
       });
 }
 
+RetainedSplit SplitRetained(const Namespace& ns,
+                            const std::set<std::string>& doomed,
+                            const std::set<std::string>& needed) {
+  RetainedSplit split;
+  for (const auto& [id, node] : ns.nodes) {
+    if (Survives(id, node, doomed)) continue;
+    if (!needed.contains(id)) {
+      split.remove.insert(id);
+    } else if (!node.header.hidden) {
+      split.hide.insert(id);
+    }
+  }
+  return split;
+}
+
 std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
                                      const std::string& ns,
                                      const Namespace& nodes,
                                      const std::set<std::string>& doomed,
                                      const std::set<std::string>& needed) {
-  std::set<std::string> hide;
-  std::set<std::string> remove;
-  for (const auto& [id, node] : nodes.nodes) {
-    if (Survives(id, node, doomed)) continue;
-    if (!needed.contains(id)) {
-      remove.insert(id);
-    } else if (!node.header.hidden) {
-      hide.insert(id);
-    }
-  }
+  const auto [hide, remove] = SplitRetained(nodes, doomed, needed);
   std::vector<pg::Query> queries;
   if (!hide.empty()) {
     queries.push_back(
