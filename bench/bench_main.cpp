@@ -45,6 +45,7 @@ Status RunSections(BenchContext& ctx) {
                               {"list", RunListSection},
                               {"delta", RunDeltaSection},
                               {"retention", RunRetentionSection},
+                              {"encryption", RunEncryptionSection},
                               {"runtime", RunRuntimeSection},
                               {"scaling", RunScalingSection}};
   for (const Section& section : sections) {
@@ -93,10 +94,11 @@ CLI::Option* AddRunFlags(CLI::App& app, BenchOptions& options, bool& quick,
   app.add_option("--work-dir", options.work_dir,
                  "scratch directory for the stores (default: a temp dir)");
   app.add_option("--sections", options.sections,
-                 "put get list delta retention storage runtime scaling")
+                 "put get list delta retention encryption storage runtime "
+                 "scaling")
       ->delimiter(',')
       ->check(CLI::IsMember({"put", "get", "list", "delta", "retention",
-                             "storage", "runtime", "scaling"}));
+                             "encryption", "storage", "runtime", "scaling"}));
   app.add_option("--repetitions", options.repetitions)
       ->check(CLI::Range(1, 100));
   app.add_option("--warmup", options.warmup_ops, "warm-up calls per thread");

@@ -26,11 +26,12 @@ struct BenchOptions {
   // Scratch directory for the stores (removed at exit). Default: a fresh
   // directory under the system temp directory.
   std::string work_dir;
-  // Sections to run: put, get, list, delta, retention, storage, runtime,
-  // scaling (runs only with a PostgreSQL server). Default: all.
+  // Sections to run: put, get, list, delta, retention, encryption,
+  // storage, runtime, scaling (runs only with a PostgreSQL server).
+  // Default: all.
   std::vector<std::string> sections = {"put",     "get",       "list",
-                                       "delta",   "retention", "storage",
-                                       "runtime", "scaling"};
+                                       "delta",   "retention", "encryption",
+                                       "storage", "runtime",   "scaling"};
 
   // The PostgreSQL server of the postgres subject and the scaling section
   // (a libpq URL or key/value string; each store set gets a fresh database

@@ -30,6 +30,9 @@ inline constexpr const char* kJsonl = "jsonl";
 // store set; durability is the server's (fsync, synchronous_commit).
 inline constexpr const char* kPostgres = "postgres";
 inline constexpr const char* kRawRocksDb = "raw-rocksdb";
+// RocksDbCheckpointer on an encrypted store (docs/ENCRYPTION.md), compared
+// with kRockpoint on a plaintext one.
+inline constexpr const char* kRockpointEncrypted = "rockpoint encrypted";
 inline constexpr const char* kNaiveWalk = "naive-walk";
 // Not a store: the record checksums one operation computes (sealing the
 // records a put writes, checking those a get_tuple reads), timed alone

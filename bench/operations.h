@@ -96,6 +96,10 @@ Status RunDeltaSection(BenchContext& ctx);
 // delete_thread, prune (keep_latest 1), copy_thread; rockpoint, sqlite,
 // jsonl.
 Status RunRetentionSection(BenchContext& ctx);
+// put (no fsync) and get_tuple latest of kEncryptionStateBytes states on a
+// plaintext and an encrypted RocksDB store: rockpoint, rockpoint encrypted.
+inline constexpr size_t kEncryptionStateBytes[] = {1024, 64 * 1024};
+Status RunEncryptionSection(BenchContext& ctx);
 // Runtime supersteps per second per durability mode (sync, async, exit),
 // when the runtime is built in; otherwise records why not in ctx.not_done.
 Status RunRuntimeSection(BenchContext& ctx);

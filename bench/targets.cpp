@@ -180,6 +180,31 @@ void ChecksumTargets(const Report& report, std::vector<TargetCheck>* out) {
   }
 }
 
+// Encryption's cost on 1 KB puts (no fsync) and get_tuple: the encrypted
+// store's median over the plaintext store's, at most 1.15.
+void EncryptionTargets(const Report& report, std::vector<TargetCheck>* out) {
+  const BenchOptions& options = *report.options;
+  const StateShape shape{1024, options.base_channels};
+  const std::pair<const char*, std::string> checks[] = {
+      {"encrypted put", PutVariant(shape, 1, false)},
+      {"encrypted get_tuple latest",
+       GetVariant(shape, ReadThreads(options, shape.state_bytes),
+                  options.short_thread_length)}};
+  for (const auto& [operation, variant] : checks) {
+    TargetCheck check{std::string(operation) + ", " + shape.Label(),
+                      "<= 1.15x the plaintext store's time",
+                      "n/a",
+                      {}};
+    const auto ratio =
+        Speedup(report.results, operation, variant, kRockpointEncrypted);
+    if (ratio) {
+      check.measured = Fixed("%.2fx", *ratio);
+      check.met = *ratio <= 1.15;
+    }
+    out->push_back(check);
+  }
+}
+
 void DeltaTargets(const Report& report, std::vector<TargetCheck>* out) {
   const BenchOptions& options = *report.options;
   const size_t chain =
@@ -416,6 +441,7 @@ std::vector<TargetCheck> CheckTargets(const Report& report) {
   if (options.Runs("put")) PutTargets(report, &checks);
   if (options.Runs("get")) ReadTargets(report, &checks);
   if (options.Runs("delta")) DeltaTargets(report, &checks);
+  if (options.Runs("encryption")) EncryptionTargets(report, &checks);
   ChecksumTargets(report, &checks);
   if (options.Runs("storage")) StorageTargets(report, &checks);
   PostgresTargets(report, &checks);

@@ -7,6 +7,9 @@ find_package(SQLite3 REQUIRED)
 # module, target PostgreSQL::PostgreSQL; the client library and its headers
 # are enough (the server headers are only for its Server component).
 find_package(PostgreSQL REQUIRED)
+# OpenSSL's libcrypto (Debian: libssl-dev) for encryption at rest
+# (AES-256-GCM, docs/ENCRYPTION.md).
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 # xxHash (Debian: libxxhash-dev) for record checksums, header-only.
 find_path(ROCKPOINT_XXHASH_INCLUDE_DIR xxhash.h)
 if(NOT ROCKPOINT_XXHASH_INCLUDE_DIR)

@@ -49,7 +49,7 @@ set(ROCKPOINT_PC_LIBS "-lrockpoint_postgres -lrockpoint_jsonl -lrockpoint_sqlite
 if(ROCKPOINT_BUILD_RUNTIME)
   set(ROCKPOINT_PC_LIBS "-lrockpoint_runtime ${ROCKPOINT_PC_LIBS}")
 endif()
-set(ROCKPOINT_PC_DEPS "-lrocksdb -lsqlite3 -lpq -pthread")
+set(ROCKPOINT_PC_DEPS "-lrocksdb -lsqlite3 -lpq -lcrypto -pthread")
 if(BUILD_SHARED_LIBS)
   set(ROCKPOINT_PC_LIBS_PUBLIC "${ROCKPOINT_PC_LIBS}")
   set(ROCKPOINT_PC_LIBS_PRIVATE "${ROCKPOINT_PC_DEPS}")

@@ -1,10 +1,12 @@
 #include "engine/durable_file.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 namespace rockpoint {
 
@@ -34,6 +36,27 @@ Status SyncPath(const std::string& path) {
 
 Status SyncParentDirectory(const std::string& path) {
   return SyncPath(ParentDirectory(path));
+}
+
+Status SyncDirectoryTree(const std::string& path) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+    if (!entry.is_regular_file(error)) continue;
+    RP_RETURN_IF_ERROR(SyncPath(entry.path().string()));
+  }
+  if (error) {
+    return Status::IOError("cannot list " + path + ": " + error.message());
+  }
+  return SyncPath(path);
+}
+
+Status ExchangePaths(const std::string& a, const std::string& b) {
+  if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) !=
+      0) {
+    return Status::IOError("cannot exchange " + a + " and " + b + ": " +
+                           std::strerror(errno));
+  }
+  return SyncParentDirectory(a);
 }
 
 }  // namespace rockpoint

@@ -24,4 +24,14 @@ Status SyncPath(const std::string& path);
 // fsyncs ParentDirectory(path), making `path`'s entry in it durable.
 Status SyncParentDirectory(const std::string& path);
 
+// fsyncs every regular file in the directory `path` (not recursing), then
+// the directory itself.
+Status SyncDirectoryTree(const std::string& path);
+
+// Swaps the entries `a` and `b` (files or directories, in one directory) in
+// one atomic step (Linux renameat2 RENAME_EXCHANGE), then fsyncs their
+// directory: every observer, and the disk after a crash, sees both old
+// entries or both new ones. IOError naming them on failure (nothing moved).
+Status ExchangePaths(const std::string& a, const std::string& b);
+
 }  // namespace rockpoint

@@ -33,7 +33,7 @@ JOB="${1:-build}"
 # The library, the CLI, the demo and the C++ tests.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  librocksdb-dev libzstd-dev libsqlite3-dev libpq-dev libxxhash-dev
+  librocksdb-dev libzstd-dev libsqlite3-dev libpq-dev libssl-dev libxxhash-dev
   libmsgpack-cxx-dev libboost-dev doctest-dev
   libcli11-dev nlohmann-json3-dev
 )

@@ -1,7 +1,9 @@
 # node-gyp build of rockpoint_node.node: the N-API glue in native/ linked
 # statically with the rockpoint libraries that scripts/build.mjs installed
 # into build/rockpoint-prefix, dynamically with the system's RocksDB
-# (scripts/gyp_vars.mjs gives the flags and says why). Build it with
+# (scripts/gyp_vars.mjs gives the flags and says why) and OpenSSL's
+# libcrypto (AES-256-GCM of encryption at rest, which the static engine
+# library calls; Debian: libssl-dev to build, libssl3 to run). Build it with
 # scripts/build.mjs.
 {
   "targets": [
@@ -29,7 +31,7 @@
       "cflags_cc": ["-std=c++20", "-fexceptions", "-frtti", "-fPIC",
                     "-fvisibility=hidden",
                     "-Wno-missing-field-initializers"],
-      "libraries": ["<!@(node scripts/gyp_vars.mjs libs)"]
+      "libraries": ["<!@(node scripts/gyp_vars.mjs libs)", "-lcrypto"]
     }
   ]
 }

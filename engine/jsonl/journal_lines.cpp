@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "engine/jsonl/lines.h"
+#include "engine/jsonl/sealed_lines.h"
 #include "engine/jsonl/value_json.h"
 
 namespace rockpoint::jsonl {
@@ -63,6 +64,15 @@ WriteLine WriteLineOf(const memory::NamespaceKey& where,
   return line;
 }
 
+// Appends `line`, sealed first when there is a cipher.
+Status AppendRecord(Json line, const RecordCipher* cipher, std::string* out) {
+  if (cipher != nullptr) {
+    RP_ASSIGN_OR_RETURN(line, SealLine(std::move(line), *cipher));
+  }
+  AppendJson(line, out);
+  return Status::OK();
+}
+
 // Calls `visit(where, ns)` for every namespace of `threads`.
 template <typename Visit>
 void ForEachNamespace(const memory::Threads& threads, Visit visit) {
@@ -82,24 +92,52 @@ std::string HeaderLine() {
   return json.dump() + "\n";
 }
 
+std::string HeaderLine(const StoredEncryption& stored) {
+  if (!stored.encrypted()) return HeaderLine();
+  Json json = Kind("header");
+  json["format"] = kJournalFormatName;
+  json["version"] = kEncryptedJournalFormatVersion;
+  json["encryption"] = EncryptionToJson(stored);
+  return json.dump() + "\n";
+}
+
 void AppendPutLines(const memory::PutRecord& record, std::string* out) {
+  // Without a cipher nothing is sealed, so nothing can fail.
+  (void)AppendPutLines(record, nullptr, out);
+}
+
+Status AppendPutLines(const memory::PutRecord& record,
+                      const RecordCipher* cipher, std::string* out) {
+  std::string lines;
   for (const auto& [key, blob] : record.blobs) {
-    AppendJson(ValueLineToJson(ValueLineOf(record.where, key, blob),
-                               Dialect::kJournal),
-               out);
+    RP_RETURN_IF_ERROR(
+        AppendRecord(ValueLineToJson(ValueLineOf(record.where, key, blob),
+                                     Dialect::kJournal),
+                     cipher, &lines));
   }
-  AppendJson(
+  RP_RETURN_IF_ERROR(AppendRecord(
       CheckpointLineToJson(CheckpointLineOf(record.where, record.checkpoint)),
-      out);
+      cipher, &lines));
+  out->append(lines);
+  return Status::OK();
 }
 
 void AppendWritesLines(const memory::WritesRecord& record, std::string* out) {
+  (void)AppendWritesLines(record, nullptr, out);
+}
+
+Status AppendWritesLines(const memory::WritesRecord& record,
+                         const RecordCipher* cipher, std::string* out) {
+  std::string lines;
   for (const auto& [key, write] : record.writes) {
-    AppendJson(WriteLineToJson(
-                   WriteLineOf(record.where, record.checkpoint_id, key, write),
-                   Dialect::kJournal),
-               out);
+    RP_RETURN_IF_ERROR(AppendRecord(
+        WriteLineToJson(
+            WriteLineOf(record.where, record.checkpoint_id, key, write),
+            Dialect::kJournal),
+        cipher, &lines));
   }
+  out->append(lines);
+  return Status::OK();
 }
 
 void AppendDeleteThreadLine(std::string_view thread, std::string* out) {
@@ -151,26 +189,34 @@ void AppendExpireLine(const memory::Expired& expired, std::string* out) {
 }
 
 std::string Snapshot(const memory::Threads& threads) {
-  std::string out = HeaderLine();
+  // Without a cipher nothing is sealed, so nothing can fail.
+  return Snapshot(threads, StoredEncryption{}, nullptr).value();
+}
+
+Result<std::string> Snapshot(const memory::Threads& threads,
+                             const StoredEncryption& stored,
+                             const RecordCipher* cipher) {
+  std::string out = HeaderLine(stored);
+  Status status;
   ForEachNamespace(threads, [&](const memory::NamespaceKey& where,
                                 const memory::Namespace& ns) {
+    const auto append = [&](Json line) {
+      if (status.ok()) status = AppendRecord(std::move(line), cipher, &out);
+    };
     for (const auto& [key, blob] : ns.blobs) {
-      AppendJson(
-          ValueLineToJson(ValueLineOf(where, key, blob), Dialect::kJournal),
-          &out);
+      append(ValueLineToJson(ValueLineOf(where, key, blob), Dialect::kJournal));
     }
     for (const auto& [id, cp] : ns.checkpoints) {
-      AppendJson(CheckpointLineToJson(CheckpointLineOf(where, cp)), &out);
+      append(CheckpointLineToJson(CheckpointLineOf(where, cp)));
     }
     for (const auto& [checkpoint_id, writes] : ns.writes) {
       for (const auto& [key, write] : writes) {
-        AppendJson(
-            WriteLineToJson(WriteLineOf(where, checkpoint_id, key, write),
-                            Dialect::kJournal),
-            &out);
+        append(WriteLineToJson(WriteLineOf(where, checkpoint_id, key, write),
+                               Dialect::kJournal));
       }
     }
   });
+  RP_RETURN_IF_ERROR(status);
   out.append(kCommitLine);
   return out;
 }

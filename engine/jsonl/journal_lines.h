@@ -1,6 +1,7 @@
 // The journal's lines (engine/jsonl/FORMAT.md): what each call appends, the
 // snapshot a compaction writes, and the replay that rebuilds the memory
-// structures from a journal.
+// structures from a journal. In an encrypted journal the record lines are
+// sealed (sealed_lines.h) by the overloads that take a RecordCipher.
 //
 // Every function that appends lines ends each with '\n'; a call's group is
 // closed by kCommitLine, which callers append once per call.
@@ -14,16 +15,25 @@
 #include <vector>
 
 #include "engine/memory_ops.h"
+#include "engine/record_cipher.h"
 #include "rockpoint/status.h"
 
 namespace rockpoint::jsonl {
 
 inline constexpr std::string_view kJournalFormatName = "rockpoint-journal";
+// A plaintext journal is version 1; an encrypted one (its header names its
+// encryption, its record lines are sealed: sealed_lines.h) is version 2, so
+// that a build that reads only version 1 refuses it by its version.
 inline constexpr int64_t kJournalFormatVersion = 1;
+inline constexpr int64_t kEncryptedJournalFormatVersion = 2;
 // Exactly these bytes: replay finds the last commit by comparing lines.
 inline constexpr std::string_view kCommitLine = "{\"kind\":\"commit\"}\n";
 
+// The header of a plaintext journal.
 std::string HeaderLine();
+// The header of a journal whose encryption is `stored`: HeaderLine() when
+// it is empty (plaintext), else version 2 with an "encryption" member.
+std::string HeaderLine(const StoredEncryption& stored);
 
 void AppendPutLines(const memory::PutRecord& record, std::string* out);
 void AppendWritesLines(const memory::WritesRecord& record, std::string* out);
@@ -39,9 +49,23 @@ void AppendPruneLine(const std::vector<std::string>& threads,
 // The checkpoints one retention pass expired in one (thread, ns).
 void AppendExpireLine(const memory::Expired& expired, std::string* out);
 
+// With a `cipher` (an encrypted journal), the put's and put_writes' lines
+// with their records sealed (sealed_lines.h); with nullptr, exactly the
+// plaintext lines above. IOError if sealing fails (nothing appended then).
+Status AppendPutLines(const memory::PutRecord& record,
+                      const RecordCipher* cipher, std::string* out);
+Status AppendWritesLines(const memory::WritesRecord& record,
+                         const RecordCipher* cipher, std::string* out);
+
 // A whole journal holding `threads`: the header, a line per stored value,
 // checkpoint and write, and one commit line.
 std::string Snapshot(const memory::Threads& threads);
+// The same for a journal whose encryption is `stored` (HeaderLine(stored))
+// and whose records `cipher` seals (nullptr: plaintext, as above). IOError
+// if sealing fails.
+Result<std::string> Snapshot(const memory::Threads& threads,
+                             const StoredEncryption& stored,
+                             const RecordCipher* cipher);
 // The number of lines Snapshot(threads) has.
 uint64_t SnapshotLines(const memory::Threads& threads);
 
@@ -57,9 +81,36 @@ struct ReplayResult {
 
 // Applies every line of `content` up to its last commit line to `threads`.
 // InvalidArgument for a file that is not a journal (naming an export as
-// such) or of a newer version; Corruption "<path>: line N: ..." for a
-// committed line that does not parse or does not apply.
+// such), of a newer version, or encrypted; Corruption "<path>: line N: ..."
+// for a committed line that does not parse or does not apply.
 Result<ReplayResult> Replay(std::string_view content, const std::string& path,
+                            memory::Threads* threads);
+
+// True if `content`, a file without a line end, is what a creation that
+// stopped leaves: the start of a plaintext or an encrypted header line
+// (an encrypted one up to any of its store-specific bytes).
+bool IsHeaderStart(std::string_view content);
+
+// What a journal's header says, read before its lines are: what the store
+// keeps about its encryption, and whether it holds any committed line.
+struct JournalHead {
+  bool has_header = false;           // as ReplayResult::has_header.
+  StoredEncryption encryption;       // empty for a plaintext journal.
+  bool has_committed_lines = false;  // a commit line follows the header.
+};
+// InvalidArgument as Replay for a file that is not a journal of this build.
+Result<JournalHead> ReadHead(std::string_view content, const std::string& path);
+
+// Replay, with the cipher of the journal's store (OpenStoreCipher of
+// ReadHead's encryption), nullptr for a plaintext store. With a cipher
+// every committed record line must be sealed and open under its name
+// (Corruption "<path>: line N: <kind> at <name>: ..." otherwise). A
+// plaintext header with a cipher is accepted (OpenStoreCipher gives one
+// for a plaintext journal only while it holds no committed line: it is
+// being encrypted). InvalidArgument for an encrypted journal without a
+// cipher or with another store's.
+Result<ReplayResult> Replay(std::string_view content, const std::string& path,
+                            const RecordCipher* cipher,
                             memory::Threads* threads);
 
 }  // namespace rockpoint::jsonl

@@ -3,6 +3,7 @@
 
 #include "engine/jsonl/journal_lines.h"
 #include "engine/jsonl/lines.h"
+#include "engine/jsonl/sealed_lines.h"
 #include "engine/jsonl/value_json.h"
 
 namespace rockpoint::jsonl {
@@ -115,8 +116,10 @@ Status ApplyExpire(const Json& json, memory::Threads& threads) {
   return Status::OK();
 }
 
-// Applies one committed line (not the header).
-Status ApplyLine(std::string_view text, memory::Threads& threads) {
+// Applies one committed line (not the header). With a cipher, a record
+// line is opened first (sealed_lines.h).
+Status ApplyLine(std::string_view text, const RecordCipher* cipher,
+                 memory::Threads& threads) {
   RP_RETURN_IF_ERROR(CheckJsonNesting(text));
   Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) {
@@ -125,6 +128,9 @@ Status ApplyLine(std::string_view text, memory::Threads& threads) {
   const Json* kind = json.contains("kind") ? &json["kind"] : nullptr;
   const std::string name =
       kind && kind->is_string() ? kind->get<std::string>() : std::string();
+  if (cipher != nullptr && IsRecordKind(name)) {
+    RP_ASSIGN_OR_RETURN(json, OpenLine(json, *cipher));
+  }
   if (name == "value") return ApplyValue(json, threads);
   if (name == "checkpoint") return ApplyCheckpoint(json, threads);
   if (name == "write") return ApplyWrite(json, threads);
@@ -138,8 +144,10 @@ Status ApplyLine(std::string_view text, memory::Threads& threads) {
   return Status::InvalidArgument("unknown kind \"" + name + "\"");
 }
 
-// Checks the header line: a journal of a version this build reads.
-Status CheckHeader(std::string_view text, const std::string& path) {
+// The header line's encryption (empty for a plaintext journal), if it is
+// the header of a journal of a version this build reads.
+Result<StoredEncryption> ReadHeader(std::string_view text,
+                                    const std::string& path) {
   Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   const bool object = !json.is_discarded() && json.is_object();
   const Json* format =
@@ -156,60 +164,130 @@ Status CheckHeader(std::string_view text, const std::string& path) {
   LineFields fields(json, "header");
   (void)fields.Required("format");
   RP_ASSIGN_OR_RETURN(int64_t version, fields.Int("version"));
-  if (version < 1 || version > kJournalFormatVersion) {
+  if (version < 1 || version > kEncryptedJournalFormatVersion) {
     return Status::InvalidArgument(
         path + ": journal format version " + std::to_string(version) +
-        " is not supported by this build (supports " +
-        std::to_string(kJournalFormatVersion) + ")");
+        " is not supported by this build (supports 1 and " +
+        std::to_string(kEncryptedJournalFormatVersion) + ")");
   }
-  return fields.NoOthers();
+  StoredEncryption stored;
+  if (version == kEncryptedJournalFormatVersion) {
+    RP_ASSIGN_OR_RETURN(const Json* encryption, fields.Required("encryption"));
+    RP_ASSIGN_OR_RETURN(
+        stored, EncryptionFromJson(*encryption, fields.Path("encryption")));
+  }
+  RP_RETURN_IF_ERROR(fields.NoOthers());
+  return stored;
 }
 
-}  // namespace
+// The start of an encrypted journal's header, up to its first member that
+// differs from store to store.
+std::string EncryptedHeaderStart() {
+  const std::string header = HeaderLine(
+      StoredEncryption{std::string(kStoreIdBytes, '\0'), std::string(1, '\0')});
+  return header.substr(0, header.find("\"store_id\""));
+}
 
-Result<ReplayResult> Replay(std::string_view content, const std::string& path,
-                            memory::Threads* threads) {
-  ReplayResult result;
-  const size_t header_end = content.find('\n');
-  if (header_end == std::string_view::npos) {
-    // Only a creation that stopped leaves part of the header and nothing
-    // else; any other text without a line end is not a journal.
-    if (!HeaderLine().starts_with(content)) {
-      return Status::InvalidArgument(path + " is not a rockpoint journal");
-    }
-    result.torn_tail_bytes = content.size();
-    return result;
-  }
-  RP_RETURN_IF_ERROR(CheckHeader(content.substr(0, header_end), path));
-  result.has_header = true;
-  // Everything up to the last commit line is committed; find it first.
-  size_t committed = header_end + 1;
+// Where a journal's parts end: its header line, and its committed lines.
+struct Layout {
+  size_t header_end = 0;  // the header's '\n'.
+  size_t committed = 0;   // the end of the last commit line.
   uint64_t committed_lines = 1;
+};
+
+Layout Scan(std::string_view content, size_t header_end) {
+  Layout layout;
+  layout.header_end = header_end;
+  layout.committed = header_end + 1;
   uint64_t lines = 1;
-  for (size_t start = committed; start < content.size();) {
+  for (size_t start = layout.committed; start < content.size();) {
     const size_t end = content.find('\n', start);
     if (end == std::string_view::npos) break;
     ++lines;
     if (content.substr(start, end + 1 - start) == kCommitLine) {
-      committed = end + 1;
-      committed_lines = lines;
+      layout.committed = end + 1;
+      layout.committed_lines = lines;
     }
     start = end + 1;
   }
+  return layout;
+}
+
+// The header's '\n', or npos for a creation that stopped; InvalidArgument
+// for any other text without a line end.
+Result<size_t> HeaderEnd(std::string_view content, const std::string& path) {
+  const size_t header_end = content.find('\n');
+  if (header_end == std::string_view::npos && !IsHeaderStart(content)) {
+    return Status::InvalidArgument(path + " is not a rockpoint journal");
+  }
+  return header_end;
+}
+
+}  // namespace
+
+bool IsHeaderStart(std::string_view content) {
+  const std::string encrypted = EncryptedHeaderStart();
+  return HeaderLine().starts_with(content) ||
+         std::string_view(encrypted).starts_with(content) ||
+         content.starts_with(encrypted);
+}
+
+Result<JournalHead> ReadHead(std::string_view content,
+                             const std::string& path) {
+  JournalHead head;
+  RP_ASSIGN_OR_RETURN(const size_t header_end, HeaderEnd(content, path));
+  if (header_end == std::string_view::npos) return head;
+  RP_ASSIGN_OR_RETURN(head.encryption,
+                      ReadHeader(content.substr(0, header_end), path));
+  head.has_header = true;
+  head.has_committed_lines = Scan(content, header_end).committed_lines > 1;
+  return head;
+}
+
+Result<ReplayResult> Replay(std::string_view content, const std::string& path,
+                            memory::Threads* threads) {
+  return Replay(content, path, nullptr, threads);
+}
+
+Result<ReplayResult> Replay(std::string_view content, const std::string& path,
+                            const RecordCipher* cipher,
+                            memory::Threads* threads) {
+  ReplayResult result;
+  RP_ASSIGN_OR_RETURN(const size_t header_end, HeaderEnd(content, path));
+  if (header_end == std::string_view::npos) {
+    // Only a creation that stopped leaves part of the header and nothing
+    // else: it holds nothing.
+    result.torn_tail_bytes = content.size();
+    return result;
+  }
+  RP_ASSIGN_OR_RETURN(const StoredEncryption stored,
+                      ReadHeader(content.substr(0, header_end), path));
+  if (stored.encrypted() && cipher == nullptr) {
+    return Status::InvalidArgument(path +
+                                   " is an encrypted journal: give its key");
+  }
+  if (stored.encrypted() && cipher->store_id() != stored.store_id) {
+    return Status::InvalidArgument(
+        path + ": the cipher given is not the journal's store's");
+  }
+  result.has_header = true;
+  // Everything up to the last commit line is committed; find it first.
+  const Layout layout = Scan(content, header_end);
   uint64_t number = 1;
-  for (size_t start = header_end + 1; start < committed;) {
+  for (size_t start = header_end + 1; start < layout.committed;) {
     const size_t end = content.find('\n', start);
     ++number;
-    Status status = ApplyLine(content.substr(start, end - start), *threads);
+    Status status =
+        ApplyLine(content.substr(start, end - start), cipher, *threads);
     if (!status.ok()) {
       return Status::Corruption(path + ": line " + std::to_string(number) +
                                 ": " + status.message());
     }
     start = end + 1;
   }
-  result.committed_bytes = committed;
-  result.committed_lines = committed_lines;
-  result.torn_tail_bytes = content.size() - committed;
+  result.committed_bytes = layout.committed;
+  result.committed_lines = layout.committed_lines;
+  result.torn_tail_bytes = content.size() - layout.committed;
   return result;
 }
 

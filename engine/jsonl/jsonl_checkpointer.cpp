@@ -12,7 +12,9 @@
 #include "base/thread_annotations.h"
 #include "engine/jsonl/journal_file.h"
 #include "engine/jsonl/journal_lines.h"
+#include "engine/jsonl/journal_open.h"
 #include "engine/memory_ops.h"
+#include "engine/record_cipher.h"
 #include "engine/retention_rule.h"
 #include "engine/validation.h"
 
@@ -22,16 +24,19 @@ using jsonl::JournalFile;
 
 class JsonlCheckpointer::Impl {
  public:
-  Impl(JsonlOptions options, std::unique_ptr<JournalFile> file,
-       memory::Threads threads, uint64_t lines, uint64_t torn_tail_bytes)
+  Impl(JsonlOptions options, jsonl::OpenedJournal journal)
       : options_(std::move(options)),
-        file_(std::move(file)),
-        threads_(std::move(threads)),
-        lines_(lines),
+        encryption_(std::move(journal.encryption)),
+        cipher_(std::move(journal.cipher)),
+        file_(std::move(journal.file)),
+        threads_(std::move(journal.threads)),
+        lines_(journal.lines),
         live_lines_(memory_live_lines()),
-        torn_tail_bytes_(torn_tail_bytes) {}
+        torn_tail_bytes_(journal.torn_tail_bytes) {}
 
   const JsonlOptions& options() const { return options_; }
+  // Seals the record lines of an encrypted store; null for a plaintext one.
+  const RecordCipher* cipher() const { return cipher_.get(); }
 
   // Runs `read` on the structures if the store is readable.
   template <typename Read>
@@ -102,6 +107,7 @@ class JsonlCheckpointer::Impl {
     stats.live_lines = jsonl::SnapshotLines(threads_);
     stats.torn_tail_bytes = torn_tail_bytes_;
     stats.compactions = compactions_;
+    stats.encrypted = cipher_ != nullptr;
     return stats;
   }
 
@@ -149,7 +155,8 @@ class JsonlCheckpointer::Impl {
   }
 
   Status CompactLocked() REQUIRES(mu_) {
-    const std::string snapshot = jsonl::Snapshot(threads_);
+    RP_ASSIGN_OR_RETURN(const std::string snapshot,
+                        jsonl::Snapshot(threads_, encryption_, cipher_.get()));
     RP_RETURN_IF_ERROR(file_->Replace(snapshot));
     lines_ = std::count(snapshot.begin(), snapshot.end(), '\n');
     live_lines_ = lines_;
@@ -158,6 +165,8 @@ class JsonlCheckpointer::Impl {
   }
 
   const JsonlOptions options_;
+  const StoredEncryption encryption_;  // what the journal's header holds.
+  const std::unique_ptr<RecordCipher> cipher_;
   base::Mutex mu_;
   std::unique_ptr<JournalFile> file_ GUARDED_BY(mu_);  // null once closed.
   memory::Threads threads_ GUARDED_BY(mu_);
@@ -173,30 +182,38 @@ Result<std::unique_ptr<JsonlCheckpointer>> JsonlCheckpointer::Open(
   if (options.path.empty()) {
     return Status::InvalidArgument("JsonlOptions.path is empty");
   }
-  const std::string header = jsonl::HeaderLine();
-  RP_ASSIGN_OR_RETURN(
-      std::unique_ptr<JournalFile> file,
-      JournalFile::Open(options.path,
-                        options.read_only ? JournalFile::Mode::kReadOnly
-                                          : JournalFile::Mode::kReadWrite,
-                        options.create_if_missing, header));
-  RP_ASSIGN_OR_RETURN(std::string content, file->ReadAll());
-  memory::Threads threads;
-  RP_ASSIGN_OR_RETURN(jsonl::ReplayResult replay,
-                      jsonl::Replay(content, options.path, &threads));
-  uint64_t lines = replay.committed_lines;
-  if (!options.read_only && !replay.has_header) {
-    // A creation that stopped before its header was whole: start over.
-    RP_RETURN_IF_ERROR(file->Truncate(0));
-    RP_RETURN_IF_ERROR(file->Append(header));
-    RP_RETURN_IF_ERROR(file->Sync());
-    lines = 1;
-  } else if (!options.read_only && replay.torn_tail_bytes > 0) {
-    RP_RETURN_IF_ERROR(file->Truncate(replay.committed_bytes));
-  }
+  RP_ASSIGN_OR_RETURN(jsonl::OpenedJournal journal,
+                      jsonl::OpenJournal(options, jsonl::Repair::kRepair));
   return std::unique_ptr<JsonlCheckpointer>(new JsonlCheckpointer(
-      std::make_unique<Impl>(options, std::move(file), std::move(threads),
-                             lines, replay.torn_tail_bytes)));
+      std::make_unique<Impl>(options, std::move(journal))));
+}
+
+Status JsonlCheckpointer::Rekey(
+    const JsonlOptions& options,
+    const std::optional<EncryptionOptions>& new_encryption) {
+  if (options.path.empty()) {
+    return Status::InvalidArgument("JsonlOptions.path is empty");
+  }
+  if (options.read_only) {
+    return Status::InvalidArgument(
+        "Rekey rewrites the journal: " + options.path + " is opened read-only");
+  }
+  // The new key's store: a new store id and key check.
+  StoredEncryption encryption;
+  RP_ASSIGN_OR_RETURN(
+      const std::unique_ptr<RecordCipher> cipher,
+      OpenStoreCipher(new_encryption, StoredEncryption{},
+                      /*store_has_records=*/false, &encryption));
+  JsonlOptions existing = options;
+  existing.create_if_missing = false;
+  RP_ASSIGN_OR_RETURN(jsonl::OpenedJournal journal,
+                      jsonl::OpenJournal(existing, jsonl::Repair::kNone));
+  RP_ASSIGN_OR_RETURN(
+      const std::string snapshot,
+      jsonl::Snapshot(journal.threads, encryption, cipher.get()));
+  // PATH.compact, synced, renamed over the journal, directory synced: a
+  // crash leaves the old journal or the new one.
+  return journal.file->Replace(snapshot);
 }
 
 JsonlCheckpointer::JsonlCheckpointer(std::unique_ptr<Impl> impl)
@@ -219,7 +236,7 @@ Result<CheckpointConfig> JsonlCheckpointer::Put(
       memory::MakePutRecord(config, checkpoint, metadata, new_versions);
   CheckpointConfig stored{record.where.thread, record.where.ns, checkpoint.id};
   std::string lines;
-  jsonl::AppendPutLines(record, &lines);
+  RP_RETURN_IF_ERROR(jsonl::AppendPutLines(record, impl_->cipher(), &lines));
   RP_RETURN_IF_ERROR(impl_->Change(
       std::move(lines),
       [&](memory::Threads& threads) -> Result<Impl::LiveChange> {
@@ -237,7 +254,7 @@ Status JsonlCheckpointer::PutWrites(const CheckpointConfig& config,
   memory::WritesRecord record =
       memory::MakeWritesRecord(config, writes, task_id, task_path);
   std::string lines;
-  jsonl::AppendWritesLines(record, &lines);
+  RP_RETURN_IF_ERROR(jsonl::AppendWritesLines(record, impl_->cipher(), &lines));
   return impl_->Change(
       std::move(lines),
       [&](memory::Threads& threads) -> Result<Impl::LiveChange> {

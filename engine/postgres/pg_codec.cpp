@@ -1,6 +1,7 @@
 // The JSON and version mapping of pg_codec.h.
 #include "engine/postgres/pg_codec.h"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -244,6 +245,27 @@ std::string VersionKey(const ChannelVersion& version) {
   return text;
 }
 
+Result<ChannelVersion> VersionFromKey(std::string_view key,
+                                      std::string_view where) {
+  ChannelVersion version = std::string(key);
+  if (key.starts_with('"')) {
+    version = std::string(key.substr(1));
+  } else if (LooksLikeInteger(key)) {
+    int64_t number = 0;
+    const auto [end, error] =
+        std::from_chars(key.data(), key.data() + key.size(), number);
+    if (error == std::errc() && end == key.data() + key.size()) {
+      version = number;
+    }
+  }
+  if (VersionKey(version) != key) {
+    return Status::Corruption(std::string(where) + ": version \"" +
+                              std::string(key) +
+                              "\" is the key of no channel version");
+  }
+  return version;
+}
+
 std::string VersionKeySql(std::string_view json_expr) {
   const std::string text = "(" + std::string(json_expr) + " #>> '{}')";
   return "(CASE WHEN jsonb_typeof(" + std::string(json_expr) +
@@ -263,6 +285,58 @@ Result<Value> MetadataFromJson(std::string_view json, std::string_view where) {
                               Value::KindName(metadata.kind()) + ", not a map");
   }
   return metadata;
+}
+
+std::string RunIdJson(const Value& metadata) {
+  const Value* run_id = metadata.is_map() ? metadata.Find("run_id") : nullptr;
+  if (run_id == nullptr || !run_id->is_string()) return "{}";
+  return Json{{"run_id", ValueToJson(*run_id)}}.dump();
+}
+
+namespace {
+
+// The channel_versions member of the checkpoint JSON `checkpoint`.
+Result<std::optional<Json>> VersionsMember(std::string_view checkpoint,
+                                           std::string_view where) {
+  RP_ASSIGN_OR_RETURN(Json parsed, ParseJson(checkpoint, where));
+  if (!parsed.is_object()) return std::optional<Json>();
+  auto versions = parsed.find("channel_versions");
+  if (versions == parsed.end()) return std::optional<Json>();
+  return std::optional<Json>(std::move(*versions));
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> ChannelVersionsOf(
+    std::string_view checkpoint, std::string_view where) {
+  RP_ASSIGN_OR_RETURN(std::optional<Json> versions,
+                      VersionsMember(checkpoint, where));
+  if (!versions) return std::optional<std::string>();
+  return std::optional<std::string>(versions->dump());
+}
+
+Result<std::string> SealedCheckpointColumn(std::string_view plain_checkpoint,
+                                           std::string_view sealed_base64,
+                                           std::string_view where) {
+  RP_ASSIGN_OR_RETURN(std::optional<Json> versions,
+                      VersionsMember(plain_checkpoint, where));
+  Json column = {{std::string(kSealedKey), std::string(sealed_base64)}};
+  if (versions) column["channel_versions"] = std::move(*versions);
+  return column.dump();
+}
+
+Result<SealedCheckpointParts> ReadSealedCheckpointColumn(
+    std::string_view column, std::string_view where) {
+  RP_ASSIGN_OR_RETURN(Json parsed, ParseJson(column, where));
+  SealedCheckpointParts parts;
+  if (!parsed.is_object()) return parts;
+  auto sealed = parsed.find(std::string(kSealedKey));
+  if (sealed != parsed.end() && sealed->is_string()) {
+    parts.sealed_base64 = sealed->get<std::string>();
+  }
+  auto versions = parsed.find("channel_versions");
+  if (versions != parsed.end()) parts.versions = versions->dump();
+  return parts;
 }
 
 std::string CheckpointToJson(const Checkpoint& checkpoint) {

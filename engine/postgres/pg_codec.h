@@ -48,6 +48,11 @@ Status CheckStorableText(std::string_view field, std::string_view text,
 
 // checkpoint_blobs.version of `version`.
 std::string VersionKey(const ChannelVersion& version);
+// The version whose VersionKey is `key`; Corruption naming `where` when no
+// version has it (an integer beyond int64, a decimal with leading zeros, a
+// '"' that VersionKey would not have added).
+Result<ChannelVersion> VersionFromKey(std::string_view key,
+                                      std::string_view where);
 // SQL computing VersionKey of the jsonb version expression `json_expr`
 // (a channel_versions entry), for joins with checkpoint_blobs.
 std::string VersionKeySql(std::string_view json_expr);
@@ -57,6 +62,34 @@ std::string MetadataToJson(const Value& metadata);
 // Corruption naming `where` when `json` is not a JSON object or a tag does
 // not decode.
 Result<Value> MetadataFromJson(std::string_view json, std::string_view where);
+
+// The metadata column of an encrypted store (pg_sealed.h): the run_id that
+// delete_for_runs selects by, {"run_id": <as MetadataToJson writes it>}
+// when `metadata`'s run_id is a string, else {}.
+std::string RunIdJson(const Value& metadata);
+
+// The key of an encrypted store's checkpoint column holding the base64 of
+// the sealed checkpoint record (pg_sealed.h).
+inline constexpr std::string_view kSealedKey = "$sealed";
+// The canonical JSON of the channel_versions member of the checkpoint JSON
+// `checkpoint`, nullopt when it has none. Corruption naming `where` when
+// `checkpoint` is not JSON.
+Result<std::optional<std::string>> ChannelVersionsOf(
+    std::string_view checkpoint, std::string_view where);
+// An encrypted store's checkpoint column: {"channel_versions": <that of
+// `plain_checkpoint`, when it has one>, "$sealed": `sealed_base64`}.
+Result<std::string> SealedCheckpointColumn(std::string_view plain_checkpoint,
+                                           std::string_view sealed_base64,
+                                           std::string_view where);
+// What an encrypted store's checkpoint column holds: the base64 of the
+// sealed record (nullopt when there is none: a plaintext row) and the
+// canonical JSON of its channel_versions copy (nullopt when none).
+struct SealedCheckpointParts {
+  std::optional<std::string> sealed_base64;
+  std::optional<std::string> versions;
+};
+Result<SealedCheckpointParts> ReadSealedCheckpointColumn(
+    std::string_view column, std::string_view where);
 
 // The checkpoint column of `checkpoint` (channel_values {}; pending_sends
 // are not part of it, see PendingSendsToJson).

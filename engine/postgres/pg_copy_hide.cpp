@@ -85,6 +85,11 @@ Status PostgresCheckpointer::Impl::CopyThread(std::string_view source,
         &Stmt("rp_ret_delete_orphan_side_rows", kDeleteOrphanSideRows),
         "",
         {pg::Text(target)}}};
+    if (cipher() != nullptr) {
+      // Sealed rows are bound to their names: each is re-sealed, not copied.
+      RP_RETURN_IF_ERROR(connection.Run(copy).status());
+      return CopySealedThread(connection, source, target);
+    }
     int n = 0;
     for (const char* sql : kCopyThread) {
       copy.push_back(pg::Query{&Stmt("rp_ret_copy_" + std::to_string(n++), sql),

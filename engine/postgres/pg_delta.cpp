@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/postgres/postgres_impl.h"
+#include "engine/record_names.h"
 #include "engine/validation.h"
 
 namespace rockpoint {
@@ -65,10 +66,11 @@ constexpr const char* kOpenChannels = R"sql(
 
 // $1 thread, $2 ns, $3 requested channels (text[]), [$4 target id]. One
 // row per step, by depth: depth, checkpoint_id, parent id, the checkpoint
-// with channel_versions and channel_values restricted to $3 (text; NULL at
-// depth 0), the side row's stored_channels (text), the open channels with a
-// blob row and those with a value (JSON arrays). `open` is the
-// channels still open after a step; the next step is taken only while one
+// ({checkpoint}: with channel_versions and channel_values restricted to $3,
+// or in an encrypted store the whole column, whose sealed record the walk
+// opens; text; NULL at depth 0), the side row's stored_channels (text), the
+// open channels with a blob row and those with a value (JSON arrays). `open` is
+// the channels still open after a step; the next step is taken only while one
 // is. The parent is read by its key in a LATERAL ... LIMIT 1, which the
 // planner cannot flatten into a join that scans the thread at every step.
 // A parent cycle is found here in C++ (FollowChain); the bound on depth only
@@ -101,11 +103,7 @@ WITH RECURSIVE chain(depth, checkpoint_id, parent_id, checkpoint, stored,
      AND chain.depth < (SELECT count(*) FROM checkpoints
                          WHERE thread_id = $1 AND checkpoint_ns = $2)
 )
-SELECT depth, checkpoint_id, parent_id,
-       (CASE WHEN jsonb_typeof(checkpoint) = 'object' THEN
-          jsonb_build_object('channel_versions', {versions},
-                             'channel_values', {values})
-        ELSE checkpoint END)::text,
+SELECT depth, checkpoint_id, parent_id, {checkpoint},
        stored::text, present::text, valued::text
   FROM chain ORDER BY depth)sql";
 
@@ -132,7 +130,15 @@ std::string Restricted(const std::string& expr) {
          expr + ") e WHERE e.key = ANY($3::text[])) ELSE " + expr + " END)";
 }
 
-std::string WalkSql(bool by_id) {
+// The walk's checkpoint column: restricted to the requested channels, or
+// whole when its sealed record is to be opened.
+constexpr const char* kRestrictedCheckpoint = R"sql(
+       (CASE WHEN jsonb_typeof(checkpoint) = 'object' THEN
+          jsonb_build_object('channel_versions', {versions},
+                             'channel_values', {values})
+        ELSE checkpoint END)::text)sql";
+
+std::string WalkSql(bool by_id, bool sealed) {
   std::string sql = ReplaceAll(kWalk, "{target}",
                                ReplaceAll(by_id ? kTargetById : kTargetLatest,
                                           "{from}", kCheckpointFrom));
@@ -141,6 +147,8 @@ std::string WalkSql(bool by_id) {
       ReplaceAll(
           kOpenChannels, "{version}",
           pg::VersionKeySql("(c.checkpoint -> 'channel_versions' -> k.ch)")));
+  sql = ReplaceAll(std::move(sql), "{checkpoint}",
+                   sealed ? "checkpoint::text" : kRestrictedCheckpoint);
   sql = ReplaceAll(std::move(sql), "{versions}",
                    Restricted("(checkpoint -> 'channel_versions')"));
   return ReplaceAll(std::move(sql), "{values}",
@@ -175,11 +183,11 @@ struct Visited {
 };
 
 // What the walk found: the visited ancestors (visited[d - 1] at depth d)
-// and each closed channel's seed, a blob to read (its version key) or a
+// and each closed channel's seed, a blob to read (at its version) or a
 // value LangGraph inlined in the checkpoint.
 struct Walk {
   std::vector<Visited> visited;
-  std::map<std::string, std::string> blob_seeds;
+  std::map<std::string, ChannelVersion> blob_seeds;
   std::map<std::string, TypedValue> inline_seeds;
 };
 
@@ -203,8 +211,10 @@ Result<std::set<std::string>> ChannelSet(const pg::Rows& rows, int row,
   return std::set<std::string>(channels.begin(), channels.end());
 }
 
-// Row `i` (an ancestor) of the walk rows.
-Result<Step> ReadStep(const pg::Rows& rows, int i, const Request& request) {
+// Row `i` (an ancestor) of the walk rows, its sealed record opened in an
+// encrypted store.
+Result<Step> ReadStep(const PostgresCheckpointer::Impl& impl,
+                      const pg::Rows& rows, int i, const Request& request) {
   Step step;
   step.row.thread_id = request.thread_id;
   step.row.checkpoint_ns = request.ns;
@@ -212,6 +222,7 @@ Result<Step> ReadStep(const pg::Rows& rows, int i, const Request& request) {
   step.row.parent_id = rows.GetOptional(i, kParent);
   step.row.checkpoint_json = rows.GetString(i, kCheckpoint);
   step.row.stored_channels_json = rows.GetOptional(i, kStored);
+  RP_RETURN_IF_ERROR(impl.UnsealRow(step.row));
   const std::string where =
       "delta walk at checkpoints row " +
       pg::KeyName(request.thread_id, request.ns, step.row.checkpoint_id);
@@ -246,7 +257,7 @@ Status TakeSeeds(const Request& request, const Step& step,
     auto version = header.header.channel_versions.find(channel);
     if (version == header.header.channel_versions.end()) continue;
     if (step.valued.contains(channel)) {
-      walk.blob_seeds[channel] = pg::VersionKey(version->second);
+      walk.blob_seeds[channel] = version->second;
     } else if (header.inline_channels.contains(channel)) {
       RP_ASSIGN_OR_RETURN(pg::StoredCheckpoint stored,
                           pg::CheckpointFromJson(
@@ -270,13 +281,14 @@ Status TakeSeeds(const Request& request, const Step& step,
 // Walks the rows of kWalk after the target (rows[0]): depth 1, 2, ...
 // while a channel is open, ending at the last row (a root or a missing
 // parent) or before the first id walked twice (a parent cycle).
-Result<Walk> FollowChain(const pg::Rows& rows, const Request& request) {
+Result<Walk> FollowChain(const PostgresCheckpointer::Impl& impl,
+                         const pg::Rows& rows, const Request& request) {
   Walk walk;
   std::set<std::string> open(request.channels.begin(), request.channels.end());
   std::set<std::string> walked = {rows.GetString(0, kId)};
   for (int i = 1; i < rows.size() && !open.empty(); ++i) {
     if (!walked.insert(rows.GetString(i, kId)).second) break;
-    RP_ASSIGN_OR_RETURN(Step step, ReadStep(rows, i, request));
+    RP_ASSIGN_OR_RETURN(Step step, ReadStep(impl, rows, i, request));
     RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(step.row));
     walk.visited.push_back(Visited{step.row.checkpoint_id, open});
     RP_RETURN_IF_ERROR(TakeSeeds(request, step, header, open, walk));
@@ -286,8 +298,11 @@ Result<Walk> FollowChain(const pg::Rows& rows, const Request& request) {
 
 // The writes rows of kChainWrites into `history`: per channel, oldest
 // ancestor first, each ancestor's by (task_path, task_id, idx) in byte
-// order; only writes to channels open at their ancestor count.
-void AddWrites(const pg::Rows& rows, const Walk& walk, DeltaHistory& history) {
+// order; only writes to channels open at their ancestor count. Corruption
+// when a sealed write does not open.
+Status AddWrites(const PostgresCheckpointer::Impl& impl, const pg::Rows& rows,
+                 const Request& request, const Walk& walk,
+                 DeltaHistory& history) {
   std::map<std::string, size_t> depth_of;
   for (size_t d = 0; d < walk.visited.size(); ++d) {
     depth_of[walk.visited[d].checkpoint_id] = d;
@@ -301,9 +316,17 @@ void AddWrites(const pg::Rows& rows, const Walk& walk, DeltaHistory& history) {
     write.task_id = rows.GetString(i, 1);
     write.channel = rows.GetString(i, 2);
     if (!walk.visited[depth->second].open.contains(write.channel)) continue;
-    write.value = TypedValue{rows.GetString(i, 3), rows.GetString(i, 4)};
     write.task_path = rows.GetString(i, 5);
     write.idx = rows.GetInt(i, 6);
+    RP_ASSIGN_OR_RETURN(write.value,
+                        impl.StoredValue(
+                            [&] {
+                              return record_names::Write(
+                                  request.thread_id, request.ns,
+                                  write.checkpoint_id, write.task_path,
+                                  write.task_id, write.idx);
+                            },
+                            rows.Get(i, 3), rows.Get(i, 4), "write"));
     found[write.channel].emplace_back(depth->second, std::move(write));
   }
   for (auto& [channel, writes] : found) {
@@ -316,20 +339,33 @@ void AddWrites(const pg::Rows& rows, const Walk& walk, DeltaHistory& history) {
       history[channel].writes.push_back(std::move(write));
     }
   }
+  return Status::OK();
 }
 
 // The seed rows of kSeedBlobs into `history`, and the inline seeds. Round
 // trip 1 saw each blob in the same snapshot: one missing now is an error of
-// this file (IOError), not of the data.
-Status AddSeeds(const pg::Rows& rows, const Walk& walk, DeltaHistory& history) {
+// this file (IOError), not of the data. Corruption when a sealed seed does
+// not open.
+Status AddSeeds(const PostgresCheckpointer::Impl& impl, const pg::Rows& rows,
+                const Request& request, const Walk& walk,
+                DeltaHistory& history) {
   for (int i = 0; i < rows.size(); ++i) {
-    history[rows.GetString(i, 0)].seed =
-        TypedValue{rows.GetString(i, 1), rows.GetString(i, 2)};
+    const std::string channel = rows.GetString(i, 0);
+    const auto version = walk.blob_seeds.find(channel);
+    if (version == walk.blob_seeds.end()) continue;  // not asked for.
+    RP_ASSIGN_OR_RETURN(history[channel].seed,
+                        impl.StoredValue(
+                            [&] {
+                              return record_names::Blob(request.thread_id,
+                                                        request.ns, channel,
+                                                        version->second);
+                            },
+                            rows.Get(i, 1), rows.Get(i, 2), "value"));
   }
   for (const auto& [channel, version] : walk.blob_seeds) {
     if (!history[channel].seed) {
       return Status::IOError("checkpoint_blobs row (channel=\"" + channel +
-                             "\", version=\"" + version +
+                             "\", version=\"" + pg::VersionKey(version) +
                              "\"), seen by the delta walk, is not read back "
                              "in the same REPEATABLE READ transaction");
     }
@@ -343,14 +379,15 @@ Status AddSeeds(const pg::Rows& rows, const Walk& walk, DeltaHistory& history) {
 // Round trip 1's pipeline: BEGIN and the walk (kWalk).
 std::vector<pg::Query> WalkQueries(PostgresCheckpointer::Impl& impl,
                                    const Request& request) {
-  static const std::string kById = WalkSql(/*by_id=*/true);
-  static const std::string kLatest = WalkSql(/*by_id=*/false);
+  const bool sealed = impl.cipher() != nullptr;
   pg::Params params = {pg::Text(request.thread_id), pg::Text(request.ns),
                        pg::TextArray(request.channels)};
   if (request.checkpoint_id) params.push_back(pg::Text(*request.checkpoint_id));
-  const pg::Statement& walk = request.checkpoint_id
-                                  ? impl.Stmt("rp_delta_walk_id", kById)
-                                  : impl.Stmt("rp_delta_walk_latest", kLatest);
+  const pg::Statement& walk =
+      request.checkpoint_id
+          ? impl.Stmt("rp_delta_walk_id", [&] { return WalkSql(true, sealed); })
+          : impl.Stmt("rp_delta_walk_latest",
+                      [&] { return WalkSql(false, sealed); });
   std::vector<pg::Query> queries;
   queries.push_back(pg::Query{nullptr, kBeginRead, {}});
   queries.push_back(pg::Query{&walk, "", std::move(params)});
@@ -379,7 +416,7 @@ Status ReadChain(PostgresCheckpointer::Impl& impl, pg::Connection& connection,
     std::vector<std::string> versions;
     for (const auto& [channel, version] : walk.blob_seeds) {
       channels.push_back(channel);
-      versions.push_back(version);
+      versions.push_back(pg::VersionKey(version));
     }
     pg::Params params = keys;
     params.push_back(pg::TextArray(channels));
@@ -390,10 +427,13 @@ Status ReadChain(PostgresCheckpointer::Impl& impl, pg::Connection& connection,
   queries.push_back(pg::Query{nullptr, "COMMIT", {}});
   RP_ASSIGN_OR_RETURN(std::vector<pg::Rows> results, connection.Run(queries));
   size_t next = 0;
-  if (!walk.visited.empty()) AddWrites(results[next++], walk, history);
+  if (!walk.visited.empty()) {
+    RP_RETURN_IF_ERROR(
+        AddWrites(impl, results[next++], request, walk, history));
+  }
   const pg::Rows none(nullptr);
-  return AddSeeds(walk.blob_seeds.empty() ? none : results[next], walk,
-                  history);
+  return AddSeeds(impl, walk.blob_seeds.empty() ? none : results[next], request,
+                  walk, history);
 }
 
 bool IdsStorable(const CheckpointConfig& config, size_t max_bytes) {
@@ -434,7 +474,7 @@ Result<DeltaHistory> PostgresCheckpointer::Impl::GetDeltaChannelHistory(
   Result<Walk> walk =
       walked[1].size() == 0
           ? Result<Walk>(Status::NotFound(NotFoundMessage(config)))
-          : FollowChain(walked[1], request);
+          : FollowChain(*this, walked[1], request);
   if (!walk.ok()) {
     // The read transaction ends before the connection goes back.
     (void)lease->RunOne(pg::Query{nullptr, "COMMIT", {}});

@@ -63,9 +63,9 @@ class PgListCursor final : public TupleCursor {
       : impl_(impl), options_(std::move(options)) {
     impl_->CursorOpened();
     const std::string filter = pg::MetadataToJson(options_.filter);
-    // A filter that is one tag object has no containment form; the engine
-    // filters alone then.
-    if (!options_.filter.as_map().empty() &&
+    // A filter that is one tag object has no containment form, and an
+    // encrypted store's metadata is sealed: the engine filters alone then.
+    if (impl_->cipher() == nullptr && !options_.filter.as_map().empty() &&
         !filter.starts_with("{\"" + std::string(pg::kTagKey) + "\"")) {
       filter_json_ = filter;
     }
@@ -172,24 +172,29 @@ class PgListCursor final : public TupleCursor {
 };
 
 // One page of threads (limit + 1 to learn whether more follow), each with
-// its namespaces' visible counts, latest ids and timestamps.
+// its namespaces' visible counts and latest ids, and the latest's ts
+// ({ts}: the checkpoint's ts, or in an encrypted store the whole checkpoint
+// column, whose sealed record holds it).
 constexpr const char* kListThreads = R"sql(
 WITH v AS (
-  SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id,
-         c.checkpoint ->> 'ts' AS ts
+  SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id
     FROM {from}
    WHERE r.hidden IS NOT TRUE
      AND ($1::text IS NULL OR c.thread_id COLLATE "C" > $1::text)
 ), page AS (
   SELECT DISTINCT thread_id COLLATE "C" AS thread_id FROM v
    ORDER BY 1 LIMIT $2
+), g AS (
+  SELECT v.thread_id, v.checkpoint_ns, count(*)::int8 AS n,
+         (array_agg(v.checkpoint_id
+                    ORDER BY v.checkpoint_id COLLATE "C" DESC))[1] AS latest
+    FROM v JOIN page ON page.thread_id = v.thread_id COLLATE "C"
+   GROUP BY v.thread_id, v.checkpoint_ns
 )
-SELECT v.thread_id, v.checkpoint_ns, count(*)::int8,
-       (array_agg(v.checkpoint_id ORDER BY v.checkpoint_id COLLATE "C" DESC))[1],
-       (array_agg(v.ts ORDER BY v.checkpoint_id COLLATE "C" DESC))[1]
-  FROM v JOIN page ON page.thread_id = v.thread_id COLLATE "C"
- GROUP BY v.thread_id, v.checkpoint_ns
- ORDER BY v.thread_id COLLATE "C", v.checkpoint_ns COLLATE "C")sql";
+SELECT g.thread_id, g.checkpoint_ns, g.n, g.latest, {ts}
+  FROM g JOIN checkpoints c ON c.thread_id = g.thread_id
+   AND c.checkpoint_ns = g.checkpoint_ns AND c.checkpoint_id = g.latest
+ ORDER BY g.thread_id COLLATE "C", g.checkpoint_ns COLLATE "C")sql";
 
 }  // namespace
 
@@ -210,6 +215,21 @@ Result<std::unique_ptr<TupleCursor>> PostgresCheckpointer::Impl::List(
   return MakePostgresListCursor(this, options);
 }
 
+Result<std::string> PostgresCheckpointer::Impl::LatestTs(const pg::Rows& rows,
+                                                         int row) const {
+  if (!cipher_) return rows.GetString(row, 4);
+  PgCheckpointRow latest;
+  latest.thread_id = rows.GetString(row, 0);
+  latest.checkpoint_ns = rows.GetString(row, 1);
+  latest.checkpoint_id = rows.GetString(row, 3);
+  latest.checkpoint_json = rows.GetString(row, 4);
+  RP_RETURN_IF_ERROR(UnsealRow(latest));
+  RP_ASSIGN_OR_RETURN(pg::StoredCheckpoint stored,
+                      pg::CheckpointFromJson(latest.checkpoint_json,
+                                             RowName(latest) + " checkpoint"));
+  return std::move(stored.checkpoint.ts);
+}
+
 Result<ThreadPage> PostgresCheckpointer::Impl::ListThreads(
     const ListThreadsOptions& options) {
   RP_RETURN_IF_ERROR(CheckOpen());
@@ -219,9 +239,9 @@ Result<ThreadPage> PostgresCheckpointer::Impl::ListThreads(
   }
   ThreadPage page;
   if (options.limit == 0) return page;
-  std::string from = kCheckpointFrom;
-  std::string sql = kListThreads;
-  sql.replace(sql.find("{from}"), 6, from);
+  std::string sql = ReplaceAll(kListThreads, "{from}", kCheckpointFrom);
+  sql = ReplaceAll(std::move(sql), "{ts}",
+                   cipher() ? "c.checkpoint::text" : "c.checkpoint ->> 'ts'");
   RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
   RP_ASSIGN_OR_RETURN(pg::Rows rows,
                       lease->RunOne(pg::Query{
@@ -238,9 +258,10 @@ Result<ThreadPage> PostgresCheckpointer::Impl::ListThreads(
       }
       page.threads.push_back(ThreadInfo{std::move(thread_id), {}});
     }
+    RP_ASSIGN_OR_RETURN(std::string ts, LatestTs(rows, i));
     page.threads.back().namespaces.push_back(NamespaceInfo{
         rows.GetString(i, 1), static_cast<uint64_t>(rows.GetInt(i, 2)),
-        rows.GetString(i, 3), rows.GetString(i, 4)});
+        rows.GetString(i, 3), std::move(ts)});
   }
   return page;
 }

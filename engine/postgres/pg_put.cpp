@@ -1,9 +1,13 @@
 // put and put_writes: one pipeline each, so one round trip and one implicit
-// transaction: the thread's shared advisory lock, then every row.
+// transaction: the thread's shared advisory lock, then every row. In an
+// encrypted store each checkpoint, value and write is sealed under its
+// record name first (pg_sealed.h).
 #include <string>
 #include <vector>
 
+#include "engine/postgres/pg_sealed.h"
 #include "engine/postgres/postgres_impl.h"
+#include "engine/record_names.h"
 #include "engine/validation.h"
 
 namespace rockpoint {
@@ -98,29 +102,43 @@ Result<CheckpointConfig> PostgresCheckpointer::Impl::Put(
                          pg::Text(pg::VersionKey(version))};
     auto value = checkpoint.channel_values.find(channel);
     if (value == checkpoint.channel_values.end()) {
-      params.push_back(pg::Text(kEmptyType));
+      params.push_back(pg::Text(kEmptyType));  // holds nothing to seal.
       params.push_back(pg::Null());
     } else {
-      params.push_back(pg::Text(value->second.type));
-      params.push_back(pg::Bytes(value->second.bytes));
+      RP_ASSIGN_OR_RETURN(auto stored, ValueParams(
+                                           [&] {
+                                             return record_names::Blob(
+                                                 thread_id, ns, channel,
+                                                 version);
+                                           },
+                                           value->second));
+      params.push_back(std::move(stored.first));
+      params.push_back(std::move(stored.second));
     }
     queries.push_back(pg::Query{&insert_blob, "", std::move(params)});
+  }
+  pg::CheckpointColumns columns{
+      pg::CheckpointToJson(checkpoint), pg::MetadataToJson(metadata),
+      checkpoint.pending_sends
+          ? std::optional(pg::PendingSendsToJson(*checkpoint.pending_sends))
+          : std::nullopt};
+  if (cipher() != nullptr) {
+    RP_ASSIGN_OR_RETURN(
+        columns, pg::SealCheckpoint(*cipher(), thread_id, ns, checkpoint.id,
+                                    columns, &metadata));
   }
   queries.push_back(
       pg::Query{&Stmt("rp_upsert_checkpoint", kUpsertCheckpoint),
                 "",
                 {pg::Text(thread_id), pg::Text(ns), pg::Text(checkpoint.id),
                  pg::OptionalText(config.checkpoint_id),
-                 pg::Text(pg::CheckpointToJson(checkpoint)),
-                 pg::Text(pg::MetadataToJson(metadata))}});
-  queries.push_back(pg::Query{
-      &Stmt("rp_upsert_side_row", kUpsertSideRow),
-      "",
-      {pg::Text(thread_id), pg::Text(ns), pg::Text(checkpoint.id),
-       pg::Text(pg::ChannelsToJson(stored_channels)),
-       checkpoint.pending_sends
-           ? pg::Text(pg::PendingSendsToJson(*checkpoint.pending_sends))
-           : pg::Null()}});
+                 pg::Text(columns.checkpoint), pg::Text(columns.metadata)}});
+  queries.push_back(
+      pg::Query{&Stmt("rp_upsert_side_row", kUpsertSideRow),
+                "",
+                {pg::Text(thread_id), pg::Text(ns), pg::Text(checkpoint.id),
+                 pg::Text(pg::ChannelsToJson(stored_channels)),
+                 pg::OptionalText(columns.pending_sends)}});
 
   RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
   RP_RETURN_IF_ERROR(lease->Run(queries).status());
@@ -144,14 +162,22 @@ Status PostgresCheckpointer::Impl::PutWrites(
   for (size_t i = 0; i < writes.size(); ++i) {
     const ChannelWrite& write = writes[i];
     const bool special = SpecialWriteIndex(write.channel).has_value();
+    const int64_t idx = WriteIndex(write.channel, i);
+    RP_ASSIGN_OR_RETURN(
+        auto stored, ValueParams(
+                         [&] {
+                           return record_names::Write(
+                               *config.thread_id, NamespaceOf(config),
+                               *config.checkpoint_id, task_path, task_id, idx);
+                         },
+                         write.value));
     queries.push_back(
         pg::Query{special ? &upsert : &insert,
                   "",
                   {pg::Text(*config.thread_id), pg::Text(NamespaceOf(config)),
                    pg::Text(*config.checkpoint_id), pg::Text(task_id),
-                   pg::Text(task_path), pg::Int(WriteIndex(write.channel, i)),
-                   pg::Text(write.channel), pg::Text(write.value.type),
-                   pg::Bytes(write.value.bytes)}});
+                   pg::Text(task_path), pg::Int(idx), pg::Text(write.channel),
+                   std::move(stored.first), std::move(stored.second)}});
   }
   RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
   return lease->Run(queries).status();

@@ -9,6 +9,7 @@
 
 #include "engine/missing_value.h"
 #include "engine/postgres/postgres_impl.h"
+#include "engine/record_names.h"
 #include "engine/validation.h"
 #include "rockpoint/msgpack_codec.h"
 
@@ -123,6 +124,7 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
   std::map<Key, size_t> index;
   for (int i = 0; i < checkpoints.size(); ++i) {
     PgCheckpointRow row = ReadCheckpointRow(checkpoints, i);
+    RP_RETURN_IF_ERROR(UnsealRow(row));
     index[{row.thread_id, row.checkpoint_ns, row.checkpoint_id}] =
         tuples.size();
     RP_ASSIGN_OR_RETURN(pg::StoredCheckpoint stored,
@@ -158,8 +160,18 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
     std::string channel = values.GetString(i, 3);
     present[found->second].insert(channel);
     if (values.IsNull(i, 5)) continue;  // the "empty" marker.
-    tuples[found->second].checkpoint.channel_values[channel] =
-        TypedValue{values.GetString(i, 4), values.GetString(i, 5)};
+    CheckpointTuple& tuple = tuples[found->second];
+    // The row was joined by this version: the channel has it.
+    const auto version = tuple.checkpoint.channel_versions.find(channel);
+    if (version == tuple.checkpoint.channel_versions.end()) continue;
+    RP_ASSIGN_OR_RETURN(tuple.checkpoint.channel_values[channel],
+                        StoredValue(
+                            [&] {
+                              return record_names::Blob(
+                                  values.Get(i, 0), values.Get(i, 1), channel,
+                                  version->second);
+                            },
+                            values.Get(i, 4), values.Get(i, 5), "value"));
   }
   for (int i = 0; i < writes.size(); ++i) {
     auto found = index.find({writes.GetString(i, 0), writes.GetString(i, 1),
@@ -168,10 +180,18 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
     PendingWrite write;
     write.task_id = writes.GetString(i, 3);
     write.channel = writes.GetString(i, 4);
-    write.value = TypedValue{writes.GetString(i, 5), writes.GetString(i, 6)};
     write.task_path = writes.GetString(i, 7);
     write.idx = writes.GetInt(i, 8);
     write.checkpoint_id = writes.GetString(i, 2);
+    RP_ASSIGN_OR_RETURN(write.value,
+                        StoredValue(
+                            [&] {
+                              return record_names::Write(
+                                  writes.Get(i, 0), writes.Get(i, 1),
+                                  write.checkpoint_id, write.task_path,
+                                  write.task_id, write.idx);
+                            },
+                            writes.Get(i, 5), writes.Get(i, 6), "write"));
     tuples[found->second].pending_writes.push_back(std::move(write));
   }
   for (size_t t = 0; t < tuples.size(); ++t) {
@@ -209,7 +229,8 @@ Status PostgresCheckpointer::Impl::CheckMissingValue(
                             {pg::Text(row.thread_id),
                              pg::Text(row.checkpoint_ns), pg::Text(id)}}));
     if (rows.size() == 0) return std::optional<serde::CheckpointHeader>();
-    const PgCheckpointRow ancestor_row = ReadCheckpointRow(rows, 0);
+    PgCheckpointRow ancestor_row = ReadCheckpointRow(rows, 0);
+    RP_RETURN_IF_ERROR(UnsealRow(ancestor_row));
     RP_ASSIGN_OR_RETURN(PgHeader ancestor, DecodeHeader(ancestor_row));
     if (!ancestor_row.stored_channels_json) {
       ancestor.header.stored_channels.clear();  // LangGraph's: unknown.

@@ -62,7 +62,8 @@ constexpr const char* kHideCheckpoints =
     "DO UPDATE SET hidden = true";
 
 // Visible checkpoints whose metadata run_id is a string in $1 (text[]); the
-// run_id index serves it.
+// run_id index serves it. In an encrypted store the metadata column holds
+// only the run_id, in the clear for this (pg_codec.h RunIdJson).
 constexpr const char* kPlainRunCondition =
     "jsonb_typeof(c.metadata -> 'run_id') = 'string' AND "
     "c.metadata ->> 'run_id' = ANY($1::text[])";
@@ -154,7 +155,8 @@ Result<ThreadNamespaces> ReadNamespaces(
                      "", params}}));
   ThreadNamespaces out;
   for (int i = 0; i < rows[0].size(); ++i) {
-    const PgCheckpointRow row = ReadCheckpointRow(rows[0], i);
+    PgCheckpointRow row = ReadCheckpointRow(rows[0], i);
+    RP_RETURN_IF_ERROR(impl.UnsealRow(row));
     RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(row));
     Namespace& ns = out[row.checkpoint_ns];
     for (const auto* inlined :

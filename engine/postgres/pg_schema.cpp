@@ -1,6 +1,7 @@
 // Opening: the connection pool, LangGraph's migrations, rockpoint's
 // additive objects and the checks that refuse a foreign or newer schema
 // (engine/postgres/SCHEMA.md).
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -125,7 +126,7 @@ constexpr const char* kSelectColumns =
     "FROM information_schema.columns WHERE table_schema = current_schema() "
     "AND table_name IN ('checkpoints', 'checkpoint_blobs', "
     "'checkpoint_writes', 'checkpoint_migrations', 'rockpoint_migrations', "
-    "'rockpoint_checkpoints')";
+    "'rockpoint_checkpoints', 'rockpoint_encryption')";
 
 // The largest version recorded in `table`, -1 when it is empty.
 Result<int64_t> LatestVersion(Connection& connection, const char* table) {
@@ -252,14 +253,17 @@ Status PostgresCheckpointer::Impl::CheckSchema(Connection& connection) {
         where + " has rockpoint schema version " + std::to_string(ours) +
         ", newer than the supported " + std::to_string(kPostgresSchemaVersion));
   }
-  if (ours < kPostgresSchemaVersion ||
-      !HasTable(columns, "rockpoint_checkpoints")) {
+  // Version 1 is complete without rockpoint_encryption: a plaintext store
+  // (pg_encryption.cpp adds version 2 with the first stored encryption).
+  if (ours < 1 || !HasTable(columns, "rockpoint_checkpoints") ||
+      (ours >= 2 && !HasTable(columns, "rockpoint_encryption"))) {
     return Status::Corruption(where +
                               " has rockpoint_migrations but not rockpoint's "
                               "objects of schema version " +
-                              std::to_string(kPostgresSchemaVersion));
+                              std::to_string(std::max<int64_t>(ours, 1)));
   }
   side_table_ = "rockpoint_checkpoints";
+  has_encryption_table_ = HasTable(columns, "rockpoint_encryption");
   return Status::OK();
 }
 
@@ -278,7 +282,8 @@ Status PostgresCheckpointer::Impl::Initialize() {
   if (!options_.read_only && options_.create_if_missing) {
     RP_RETURN_IF_ERROR(CreateSchema(*lease));
   }
-  return CheckSchema(*lease);
+  RP_RETURN_IF_ERROR(CheckSchema(*lease));
+  return OpenEncryption(*lease);
 }
 
 Status PostgresCheckpointer::Impl::CheckWritable() const {

@@ -6,7 +6,9 @@
 // pg_put.cpp (put, put_writes), pg_read.cpp (get_tuple, rows into tuples),
 // pg_list.cpp (list cursor, list_threads), pg_retention.cpp (delete_thread,
 // delete_for_runs, prune), pg_copy_hide.cpp (copy_thread, hide),
-// pg_delta.cpp (get_delta_channel_history).
+// pg_delta.cpp (get_delta_channel_history), pg_sealed.cpp (an encrypted
+// store's rows), pg_encryption.cpp (its stored encryption), pg_rekey.cpp
+// (Rekey), pg_copy_sealed.cpp (copy_thread of an encrypted store).
 //
 // SQL text may name rockpoint's side table as {rp}: Stmt() replaces it with
 // rockpoint_checkpoints, or, on a read-only open of a database that has
@@ -23,20 +25,26 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
 #include "engine/postgres/pg_codec.h"
 #include "engine/postgres/pg_connection.h"
+#include "engine/record_cipher.h"
 #include "rockpoint/postgres_checkpointer.h"
 #include "serde/records.h"
 
 namespace rockpoint {
 
 // rockpoint's schema version in rockpoint_migrations. Persisted: bump on
-// any change of rockpoint's objects, never reuse.
-inline constexpr int64_t kPostgresSchemaVersion = 1;
+// any change of rockpoint's objects, never reuse. Version 1: the side table
+// and the indexes (every database rockpoint opens for writing). Version 2:
+// rockpoint_encryption, created with the first encrypted store's stored
+// encryption (pg_encryption.cpp), so that a rockpoint without encryption
+// refuses an encrypted database while plaintext ones stay at version 1.
+inline constexpr int64_t kPostgresSchemaVersion = 2;
 // The LangGraph PostgresSaver migrations rockpoint applies (its list, in its
 // order: versions 0..kLangGraphMigrations-1).
 inline constexpr int64_t kLangGraphMigrations = 10;
@@ -158,6 +166,28 @@ class PostgresCheckpointer::Impl {
   std::string Sql(std::string_view sql) const;
 
   const PostgresOptions& options() const { return options_; }
+  // The store's cipher; nullptr for a plaintext store. Set by Initialize.
+  const RecordCipher* cipher() const { return cipher_.get(); }
+  // In an encrypted store, replaces `row`'s checkpoint, metadata and
+  // pending_sends with the plaintext its sealed record holds (Corruption
+  // naming the record when it does not open); nothing in a plaintext one.
+  Status UnsealRow(PgCheckpointRow& row) const;
+  // The value a (type, blob) of checkpoint_blobs or checkpoint_writes
+  // holds: itself in a plaintext store; in an encrypted one, what `blob`
+  // seals under the record name `name()` gives (Corruption "<what> at
+  // <name>: ..." when it does not open).
+  Result<TypedValue> StoredValue(const std::function<std::string()>& name,
+                                 std::string_view type, std::string_view blob,
+                                 std::string_view what) const;
+  // The (type, blob) parameters that store `value` under the record name
+  // `name()`: the value itself in a plaintext store, sealed in an encrypted
+  // one.
+  Result<std::pair<pg::Param, pg::Param>> ValueParams(
+      const std::function<std::string()>& name, const TypedValue& value) const;
+
+  // Re-seals every row under `new_encryption` (pg_rekey.cpp; see
+  // PostgresCheckpointer::Rekey). REQUIRES: Initialize succeeded, writable.
+  Status Rekey(const std::optional<EncryptionOptions>& new_encryption);
   const CheckpointerLimits& limits() const { return options_.limits; }
   // InvalidArgument "store opened read-only: ..." when read_only.
   Status CheckWritable() const;
@@ -234,10 +264,24 @@ class PostgresCheckpointer::Impl {
   void Release(std::unique_ptr<pg::Connection> connection) EXCLUDES(mu_);
   Status CreateSchema(pg::Connection& connection);
   Status CheckSchema(pg::Connection& connection);
+  // Reads the stored encryption and sets cipher_ (OpenStoreCipher), storing
+  // a new one for an empty store opened with a key (pg_encryption.cpp).
+  Status OpenEncryption(pg::Connection& connection);
+  // The ts of the latest checkpoint of row `row` of list_threads' rows
+  // (pg_list.cpp), from its sealed record in an encrypted store.
+  Result<std::string> LatestTs(const pg::Rows& rows, int row) const;
+  // copy_thread of an encrypted store: every row re-sealed under the
+  // target's names (pg_copy_sealed.cpp). Runs inside CopyThread's
+  // transaction, under its locks, once the target is known empty.
+  Status CopySealedThread(pg::Connection& connection, std::string_view source,
+                          std::string_view target);
 
   const PostgresOptions options_;
   // The replacement of {rp}.
   std::string side_table_;
+  // Whether rockpoint_encryption exists (schema version 2).
+  bool has_encryption_table_ = false;
+  std::unique_ptr<RecordCipher> cipher_;
 
   base::Mutex mu_;
   base::CondVar idle_changed_;
@@ -248,6 +292,24 @@ class PostgresCheckpointer::Impl {
   std::map<std::string, std::unique_ptr<pg::Statement>, std::less<>> statements_
       GUARDED_BY(mu_);
 };
+
+// The statements that make `stored` the database's stored encryption
+// (pg_encryption.cpp): rockpoint_encryption (schema version 2) created when
+// missing, its row replaced; for a plaintext store (`stored` empty), its row
+// deleted. Run inside a transaction.
+std::vector<pg::Query> ReplaceStoredEncryption(const StoredEncryption& stored);
+// The transaction-scoped form of the advisory lock opens hold while they
+// migrate: stored encryptions and Rekey are decided under it.
+pg::Query LockSchemaForTransaction();
+
+// Runs `select` (with `params`) as the cursor `cursor` in the transaction
+// open on `connection`, a page of rows at a time: `rewrite` turns each page
+// into the statements run before the next page is fetched (pg_rekey.cpp).
+Status RewritePages(
+    pg::Connection& connection, std::string_view cursor,
+    std::string_view select, const pg::Params& params,
+    const std::function<Result<std::vector<pg::Query>>(const pg::Rows&)>&
+        rewrite);
 
 // The cursor behind List (pg_list.cpp). REQUIRES: options validated; the
 // cursor is destroyed before `impl`.

@@ -65,7 +65,13 @@ Result<bool> AncestorScan::Latest(std::string* id,
 }
 
 Status AncestorScan::DecodeHeader(serde::CheckpointHeaderView* header) {
-  Status status = serde::DecodeCheckpointHeaderView(scan_.value(), header);
+  std::string_view record = scan_.value();
+  if (cipher_ != nullptr) {
+    RP_RETURN_IF_ERROR(
+        cipher_->Open(scan_.key(), record, "checkpoint record", &opened_));
+    record = opened_;
+  }
+  Status status = serde::DecodeCheckpointHeaderView(record, header);
   if (!status.ok()) {
     return layout::CorruptionAt("checkpoint record", scan_.key(), status);
   }

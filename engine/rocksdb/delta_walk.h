@@ -28,8 +28,10 @@ namespace rockpoint::delta_walk {
 class AncestorScan {
  public:
   // REQUIRES: scan covers NamespacePrefix(kCheckpointTag, thread, ns) in
-  // ScanOrder::kReverse.
-  explicit AncestorScan(PrefixScan scan) : scan_(std::move(scan)) {}
+  // ScanOrder::kReverse; `cipher` (null for a plaintext store) outlives
+  // this.
+  AncestorScan(PrefixScan scan, const RecordCipher* cipher)
+      : scan_(std::move(scan)), cipher_(cipher) {}
 
   // Decodes the header of checkpoint `id` into *header; false when there is
   // no such checkpoint. Corruption naming the key for an undecodable one.
@@ -48,6 +50,8 @@ class AncestorScan {
   Status DecodeHeader(serde::CheckpointHeaderView* header);
 
   PrefixScan scan_;
+  const RecordCipher* const cipher_;
+  std::string opened_;  // the last record opened, in an encrypted store
   keys::TupleWriter id_element_;  // reused: no allocation per ancestor
   std::string key_;
 };

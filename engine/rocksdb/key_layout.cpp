@@ -2,6 +2,7 @@
 
 #include <variant>
 
+#include "engine/record_names.h"
 #include "keys/tuple.h"
 
 namespace rockpoint::rocksdb_layout {
@@ -14,14 +15,6 @@ TupleWriter Tagged(std::string_view tag) {
   TupleWriter writer;
   writer.AddString(tag);
   return writer;
-}
-
-void AddVersion(TupleWriter& writer, const serde::ChannelVersion& version) {
-  if (const auto* number = std::get_if<int64_t>(&version)) {
-    writer.AddInt(*number);
-  } else {
-    writer.AddString(std::get<std::string>(version));
-  }
 }
 
 // Reads the tag and checks it; Corruption naming the key otherwise.
@@ -71,18 +64,13 @@ std::string NamespacePrefix(std::string_view tag, std::string_view thread,
 
 std::string CheckpointKey(std::string_view thread, std::string_view ns,
                           std::string_view checkpoint_id) {
-  TupleWriter writer = Tagged(kCheckpointTag);
-  writer.AddString(thread).AddString(ns).AddString(checkpoint_id);
-  return writer.Release();
+  return record_names::Checkpoint(thread, ns, checkpoint_id);
 }
 
 std::string BlobKey(std::string_view thread, std::string_view ns,
                     std::string_view channel,
                     const serde::ChannelVersion& version) {
-  TupleWriter writer = Tagged(kBlobTag);
-  writer.AddString(thread).AddString(ns).AddString(channel);
-  AddVersion(writer, version);
-  return writer.Release();
+  return record_names::Blob(thread, ns, channel, version);
 }
 
 std::string WritePrefix(std::string_view thread, std::string_view ns,
@@ -95,10 +83,8 @@ std::string WritePrefix(std::string_view thread, std::string_view ns,
 std::string WriteKey(std::string_view thread, std::string_view ns,
                      std::string_view checkpoint_id, std::string_view task_path,
                      std::string_view task_id, int64_t idx) {
-  TupleWriter writer = Tagged(kWriteTag);
-  writer.AddString(thread).AddString(ns).AddString(checkpoint_id);
-  writer.AddString(task_path).AddString(task_id).AddInt(idx);
-  return writer.Release();
+  return record_names::Write(thread, ns, checkpoint_id, task_path, task_id,
+                             idx);
 }
 
 std::string ThreadKey(std::string_view thread, std::string_view ns) {

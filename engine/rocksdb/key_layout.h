@@ -17,14 +17,16 @@
 #include <string>
 #include <string_view>
 
+#include "engine/record_names.h"
 #include "rockpoint/status.h"
 #include "rockpoint/typed_value.h"
 
 namespace rockpoint::rocksdb_layout {
 
-inline constexpr std::string_view kCheckpointTag = "cp";
-inline constexpr std::string_view kBlobTag = "bl";
-inline constexpr std::string_view kWriteTag = "wr";
+// The record keys are the records' names (engine/record_names.h).
+inline constexpr std::string_view kCheckpointTag = record_names::kCheckpointTag;
+inline constexpr std::string_view kBlobTag = record_names::kBlobTag;
+inline constexpr std::string_view kWriteTag = record_names::kWriteTag;
 inline constexpr std::string_view kThreadTag = "th";
 inline constexpr std::string_view kRunTag = "run";
 inline constexpr std::string_view kTimestampTag = "ts";

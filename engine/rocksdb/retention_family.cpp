@@ -33,8 +33,8 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
                 layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
   for (PrefixScan::Entry entry : records) {
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(entry.key()));
-    RP_ASSIGN_OR_RETURN(auto record, RocksDbCheckpointer::Impl::DecodeRecordAt(
-                                         entry.key(), entry.value()));
+    RP_ASSIGN_OR_RETURN(auto record,
+                        impl.DecodeRecordAt(entry.key(), entry.value()));
     family.record_bytes.emplace(parts.checkpoint_id,
                                 entry.key().size() + entry.value().size());
     family.records.emplace(std::move(parts.checkpoint_id), std::move(record));
@@ -43,8 +43,12 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
 
   PrefixScan blobs = impl.Scan(
       impl.blobs, read, layout::NamespacePrefix(layout::kBlobTag, thread, ns));
+  std::string opened;  // an opened record, in an encrypted store
   for (PrefixScan::Entry entry : blobs) {
-    auto blob = serde::DecodeBlobRecord(entry.value());
+    RP_ASSIGN_OR_RETURN(
+        const std::string_view plain,
+        impl.Plain(entry.key(), entry.value(), "blob record", &opened));
+    auto blob = serde::DecodeBlobRecord(plain);
     if (!blob.ok()) {
       return layout::CorruptionAt("blob record", entry.key(), blob.status());
     }
@@ -103,8 +107,11 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
       // Needed but no longer visible: hide it.
       serde::CheckpointRecord hidden = record;
       hidden.header.hidden = true;
-      batch.Put(impl.checkpoints, layout::CheckpointKey(thread, ns, id),
-                serde::EncodeCheckpointRecord(hidden));
+      const std::string key = layout::CheckpointKey(thread, ns, id);
+      RP_ASSIGN_OR_RETURN(
+          const std::string stored,
+          impl.Stored(key, serde::EncodeCheckpointRecord(hidden)));
+      batch.Put(impl.checkpoints, key, stored);
       batch.Put(impl.index, layout::HiddenKey(thread, ns, id), "");
     } else {
       batch.Delete(impl.checkpoints, layout::CheckpointKey(thread, ns, id));

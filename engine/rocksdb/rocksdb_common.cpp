@@ -143,13 +143,41 @@ PrefixScan RocksDbCheckpointer::Impl::Scan(rocksdb::ColumnFamilyHandle* cf,
 }
 
 Result<serde::CheckpointRecord> RocksDbCheckpointer::Impl::DecodeRecordAt(
-    std::string_view key, std::string_view value) {
-  auto record = serde::DecodeCheckpointRecordDirect(value);
+    std::string_view key, std::string_view value) const {
+  std::string buffer;
+  RP_ASSIGN_OR_RETURN(const std::string_view plain,
+                      Plain(key, value, "checkpoint record", &buffer));
+  auto record = serde::DecodeCheckpointRecordDirect(plain);
   if (!record.ok()) {
     return rocksdb_layout::CorruptionAt("checkpoint record", key,
                                         record.status());
   }
   return std::move(record).value();
+}
+
+Result<std::string> RocksDbCheckpointer::Impl::Stored(
+    std::string_view key, std::string record) const {
+  if (cipher == nullptr) return record;
+  std::string sealed;
+  RP_RETURN_IF_ERROR(cipher->Seal(key, record, &sealed));
+  return sealed;
+}
+
+Result<std::string_view> RocksDbCheckpointer::Impl::Plain(
+    std::string_view key, std::string_view value, std::string_view what,
+    std::string* buffer) const {
+  if (cipher == nullptr) return value;
+  RP_RETURN_IF_ERROR(cipher->Open(key, value, what, buffer));
+  return std::string_view(*buffer);
+}
+
+Result<std::string> RocksDbCheckpointer::Impl::Resealed(
+    std::string_view from, std::string_view to, std::string_view value,
+    std::string_view what) const {
+  std::string buffer;
+  RP_ASSIGN_OR_RETURN(const std::string_view plain,
+                      Plain(from, value, what, &buffer));
+  return Stored(to, std::string(plain));
 }
 
 std::optional<std::string> IndexedRunId(const Metadata& metadata) {

@@ -23,7 +23,7 @@ Status RocksDbCheckpointer::Impl::AddDeleteThread(
     // An undecodable record is still deleted; only its run entry (if any)
     // cannot be found, and list/delete_for_runs skip run entries whose
     // record is gone.
-    auto record = serde::DecodeCheckpointRecord(entry.value());
+    auto record = DecodeRecordAt(key, entry.value());
     if (!record.ok()) continue;
     if (auto run_id = IndexedRunId(record->metadata)) {
       batch.Delete(index, layout::RunKey(*run_id, thread, parts.ns,

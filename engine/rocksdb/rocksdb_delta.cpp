@@ -83,8 +83,9 @@ bool InMember(std::string_view rest, std::string_view element) {
 // Stage 2: the writes of chain[0..longest), oldest member first, into the
 // walks' histories. A channel takes the writes of chain[0..span).
 // REQUIRES: `scan` covers NamespacePrefix(kWriteTag, thread, ns), forward.
-Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
-                       size_t longest, std::vector<ChannelWalk>& walks) {
+Status ReadChainWrites(const RocksDbCheckpointer::Impl& impl, PrefixScan& scan,
+                       const delta_walk::Chain& chain, size_t longest,
+                       std::vector<ChannelWalk>& walks) {
   // WritePrefix(thread, ns, id) = the scan's prefix + the id element; keys
   // are compared past the scan's prefix, which they all share.
   const size_t base = scan.prefix().size();
@@ -96,6 +97,7 @@ Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
   std::string_view floor;
   std::string seek_key;
   serde::WriteRecordView record;  // reused for every write
+  std::string opened;             // an opened record, in an encrypted store
   delta_walk::WriteTaskParser task_parser;
   delta_walk::WriteTask task;
   bool positioned = false;
@@ -112,7 +114,10 @@ Status ReadChainWrites(PrefixScan& scan, const delta_walk::Chain& chain,
     floor = element;
     for (; scan.Valid() && InMember(rest(), element); scan.Next()) {
       const std::string_view key = scan.key();
-      Status decoded = serde::DecodeWriteRecordView(scan.value(), &record);
+      RP_ASSIGN_OR_RETURN(
+          const std::string_view plain,
+          impl.Plain(key, scan.value(), "write record", &opened));
+      Status decoded = serde::DecodeWriteRecordView(plain, &record);
       if (!decoded.ok()) {
         return layout::CorruptionAt("write record", key, decoded);
       }
@@ -160,7 +165,8 @@ std::vector<ChannelWalk> StartWalks(const std::vector<std::string>& channels,
 class ParentWalk {
  public:
   // REQUIRES: as delta_walk::AncestorScan's.
-  explicit ParentWalk(PrefixScan scan) : ancestors_(std::move(scan)) {}
+  ParentWalk(PrefixScan scan, const RecordCipher* cipher)
+      : ancestors_(std::move(scan), cipher) {}
 
   // Positions on the target: checkpoint `id` when given, else the latest
   // visible checkpoint. NotFound when there is no such (visible) one.
@@ -286,7 +292,11 @@ Result<bool> CheckCandidates(const Impl& impl, const rocksdb::ReadOptions& read,
     if (!statuses[i].ok()) {
       return ToStatus(statuses[i], "read " + keys::Describe(keys[i]));
     }
-    auto decoded = serde::DecodeBlobRecord(values[i].ToStringView());
+    std::string opened;
+    RP_ASSIGN_OR_RETURN(
+        const std::string_view plain,
+        impl.Plain(keys[i], values[i].ToStringView(), "blob record", &opened));
+    auto decoded = serde::DecodeBlobRecord(plain);
     if (!decoded.ok()) {
       return layout::CorruptionAt("blob record", keys[i], decoded.status());
     }
@@ -351,7 +361,8 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
   ParentWalk parents(
       Scan(checkpoints, read,
            layout::NamespacePrefix(layout::kCheckpointTag, thread, ns),
-           ScanOrder::kReverse));
+           ScanOrder::kReverse),
+      cipher.get());
   RP_RETURN_IF_ERROR(parents.Start(config.checkpoint_id));
   RP_RETURN_IF_ERROR(FindSeeds(*this, read, thread, ns, parents, walks));
 
@@ -360,7 +371,7 @@ Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
   PrefixScan pending_writes = Scan(
       writes, read, layout::NamespacePrefix(layout::kWriteTag, thread, ns));
   RP_RETURN_IF_ERROR(
-      ReadChainWrites(pending_writes, parents.chain(), longest, walks));
+      ReadChainWrites(*this, pending_writes, parents.chain(), longest, walks));
   return result;
 }
 

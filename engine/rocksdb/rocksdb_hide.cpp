@@ -24,9 +24,11 @@ Status RocksDbCheckpointer::Impl::HideCheckpoint(
   if (!record) return CheckpointToHideNotFound(config);
   if (record->header.hidden) return Status::OK();
   record->header.hidden = true;
+  const std::string key = layout::CheckpointKey(thread, ns, id);
+  RP_ASSIGN_OR_RETURN(const std::string stored,
+                      Stored(key, serde::EncodeCheckpointRecord(*record)));
   rocksdb::WriteBatch batch;
-  batch.Put(checkpoints, layout::CheckpointKey(thread, ns, id),
-            serde::EncodeCheckpointRecord(*record));
+  batch.Put(checkpoints, key, stored);
   batch.Put(index, layout::HiddenKey(thread, ns, id), "");
   batch.Delete(index, layout::TimestampKey(id, thread, ns));
   if (auto run_id = IndexedRunId(record->metadata)) {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "base/mutex.h"
+#include "engine/record_cipher.h"
 #include "engine/rocksdb/prefix_scan.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "serde/records.h"
@@ -47,6 +48,13 @@ class RocksDbOpener {
   static Result<std::unique_ptr<RocksDbCheckpointer>> Open(
       const RocksDbOptions& options, rocksdb::Env* env);
 };
+
+// Sets impl.cipher from impl.options.encryption and what the store's `meta`
+// keeps (engine/rocksdb/FORMAT.md "Encryption"): writes the store id, key
+// check and format version 3 into a new encrypted store; InvalidArgument
+// for a missing or wrong key, or a key given for a plaintext store with
+// data. `format_version` is the store's, as Open found or wrote it.
+Status SetUpEncryption(RocksDbCheckpointer::Impl& impl, int64_t format_version);
 
 // The one translation of a RocksDB status. `context` says what was being
 // done (e.g. "put", "open /path"); a lock failure on open becomes Busy.
@@ -125,6 +133,9 @@ class RocksDbCheckpointer::Impl {
   rocksdb::ColumnFamilyHandle* meta = nullptr;
   std::shared_ptr<rocksdb::Statistics> statistics;
   StripedLocks locks;
+  // The cipher of an encrypted store (docs/ENCRYPTION.md), null for a
+  // plaintext one.
+  std::unique_ptr<RecordCipher> cipher;
 
   // Syncs the WAL (unless read-only), releases the column family handles
   // and closes the DB (releasing the lock); `db` is null afterwards. Busy,
@@ -133,6 +144,20 @@ class RocksDbCheckpointer::Impl {
   Status Close();
 
   // --- shared helpers ---
+  // What the store keeps under `key` for the record `record`: the record
+  // itself, or in an encrypted store the record sealed under `key`.
+  Result<std::string> Stored(std::string_view key, std::string record) const;
+  // The record `value` read under `key` holds: `value` itself, or in an
+  // encrypted store its plaintext, opened into *buffer. Corruption naming
+  // `what` and the key for a value that does not open.
+  Result<std::string_view> Plain(std::string_view key, std::string_view value,
+                                 std::string_view what,
+                                 std::string* buffer) const;
+  // The record `value` read under `from` holds, as stored under `to`: the
+  // bytes unchanged, or in an encrypted store opened and sealed again.
+  Result<std::string> Resealed(std::string_view from, std::string_view to,
+                               std::string_view value,
+                               std::string_view what) const;
   // InvalidArgument "store opened read-only" when read_only.
   Status CheckWritable() const;
   // Applies `batch` atomically (WriteOptions.sync = options.sync_writes).
@@ -147,9 +172,10 @@ class RocksDbCheckpointer::Impl {
   // The namespaces of `thread` (its ("th", thread, ns) entries), ascending.
   Result<std::vector<std::string>> Namespaces(const rocksdb::ReadOptions& read,
                                               std::string_view thread) const;
-  // Decodes a checkpoint record read under `key`; Corruption naming it.
-  static Result<serde::CheckpointRecord> DecodeRecordAt(std::string_view key,
-                                                        std::string_view value);
+  // Decodes (opening it first in an encrypted store) the checkpoint record
+  // read under `key`; Corruption naming it.
+  Result<serde::CheckpointRecord> DecodeRecordAt(std::string_view key,
+                                                 std::string_view value) const;
   // The record under CheckpointKey(thread, ns, id) (hidden ones too), or
   // nullopt.
   Result<std::optional<serde::CheckpointRecord>> ReadRecord(

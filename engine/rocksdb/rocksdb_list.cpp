@@ -225,7 +225,7 @@ class ListCursor final : public TupleCursor {
         candidate->record = std::move(value);
       }
       RP_ASSIGN_OR_RETURN(auto record,
-                          Impl::DecodeRecordAt(key, *candidate->record));
+                          impl_.DecodeRecordAt(key, *candidate->record));
       if (record.header.hidden && !include_hidden_) continue;
       if (!MetadataMatches(record.metadata, filter_)) continue;
       RP_ASSIGN_OR_RETURN(

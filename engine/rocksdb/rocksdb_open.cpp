@@ -36,9 +36,10 @@ Result<std::optional<std::string>> FamilyWithData(
 }
 
 // Reads the format version in `meta`, writes it (and created_by) into a
-// new store, refuses a newer one. A store that holds data but no format
-// version lost its `meta` record: Corruption, never a silent re-stamp.
-Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
+// new store, refuses a newer one; returns the version the store has now. A
+// store that holds data but no format version lost its `meta` record:
+// Corruption, never a silent re-stamp.
+Result<int64_t> CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
   const std::string key = rocksdb_layout::MetaKey(kFormatVersionKey);
   std::string stored;
   rocksdb::Status read =
@@ -65,7 +66,9 @@ Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
     batch.Put(impl.meta, rocksdb_layout::MetaKey(kCreatedByKey), kCreatedBy);
     rocksdb::WriteOptions write;
     write.sync = impl.options.sync_writes;
-    return ToStatus(impl.db->Write(write, &batch), "write format version");
+    RP_RETURN_IF_ERROR(
+        ToStatus(impl.db->Write(write, &batch), "write format version"));
+    return RocksDbCheckpointer::kFormatVersion;
   }
   RP_RETURN_IF_ERROR(ToStatus(read, "read format version"));
   int64_t version = 0;
@@ -75,11 +78,11 @@ Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
     return Status::Corruption("format version in meta is not a number: \"" +
                               stored + "\" (" + impl.options.path + ")");
   }
-  if (version > RocksDbCheckpointer::kFormatVersion) {
+  if (version > RocksDbCheckpointer::kEncryptedFormatVersion) {
     return Status::InvalidArgument(
         "store format version " + std::to_string(version) +
         " is newer than this build supports (" +
-        std::to_string(RocksDbCheckpointer::kFormatVersion) +
+        std::to_string(RocksDbCheckpointer::kEncryptedFormatVersion) +
         "): " + impl.options.path);
   }
   if (version < 1) {
@@ -95,12 +98,13 @@ Status CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
     // rather than fail on a record later. Format 1 records still read.
     rocksdb::WriteOptions write;
     write.sync = impl.options.sync_writes;
-    return ToStatus(
+    RP_RETURN_IF_ERROR(ToStatus(
         impl.db->Put(write, impl.meta, key,
                      std::to_string(RocksDbCheckpointer::kFormatVersion)),
-        "upgrade format version");
+        "upgrade format version"));
+    return RocksDbCheckpointer::kFormatVersion;
   }
-  return Status::OK();
+  return version;
 }
 
 // Creates the store directory `path` if it is missing, and makes its entry
@@ -184,7 +188,10 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
   impl->writes = impl->handles[3];
   impl->index = impl->handles[4];
   impl->meta = impl->handles[5];
-  RP_RETURN_IF_ERROR(CheckFormatVersion(*impl));
+  RP_ASSIGN_OR_RETURN(const int64_t version, CheckFormatVersion(*impl));
+  RP_RETURN_IF_ERROR(SetUpEncryption(*impl, version));
+  // The cipher holds the key now; the options keep no copy of it.
+  if (impl->options.encryption) WipeSecret(impl->options.encryption->key);
   return std::unique_ptr<RocksDbCheckpointer>(
       new RocksDbCheckpointer(std::move(impl)));
 }

@@ -72,8 +72,10 @@ Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
   const std::string ns(NamespaceOf(config));
   const std::string& id = checkpoint.id;
   const std::string record_key = layout::CheckpointKey(thread, ns, id);
-  const std::string record_bytes = serde::EncodeCheckpointRecord(
-      MakeRecord(config, checkpoint, metadata, new_versions));
+  RP_ASSIGN_OR_RETURN(
+      const std::string record_bytes,
+      Stored(record_key, serde::EncodeCheckpointRecord(MakeRecord(
+                             config, checkpoint, metadata, new_versions))));
   const std::optional<std::string> run_id = IndexedRunId(metadata);
 
   rocksdb::WriteBatch batch;
@@ -86,9 +88,10 @@ Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
     const auto value = checkpoint.channel_values.find(channel);
     blob.empty = value == checkpoint.channel_values.end();
     if (!blob.empty) blob.value = value->second;
-    blob_bytes = serde::EncodeBlobRecord(blob);
-    batch.Merge(blobs, layout::BlobKey(thread, ns, channel, version),
-                blob_bytes);
+    const std::string blob_key = layout::BlobKey(thread, ns, channel, version);
+    RP_ASSIGN_OR_RETURN(blob_bytes,
+                        Stored(blob_key, serde::EncodeBlobRecord(blob)));
+    batch.Merge(blobs, blob_key, blob_bytes);
   }
 
   // Overwrite clean-up reads the old record: under the stripe lock, so two
@@ -101,7 +104,7 @@ Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
     RP_RETURN_IF_ERROR(ToStatus(read, "put"));
     // Overwriting a checkpoint: drop index entries the new record does not
     // re-create. An undecodable old record is simply replaced.
-    auto old = serde::DecodeCheckpointRecord(old_value.ToStringView());
+    auto old = DecodeRecordAt(record_key, old_value.ToStringView());
     if (old.ok()) {
       const auto old_run = IndexedRunId(old->metadata);
       if (old_run && old_run != run_id) {
@@ -159,9 +162,11 @@ Status RocksDbCheckpointer::Impl::PutWrites(
   for (size_t i = 0; i < channel_writes.size(); ++i) {
     if (!SpecialWriteIndex(channel_writes[i].channel) && found[regular++])
       continue;
-    batch.Put(writes, keys[i],
-              serde::EncodeWriteRecord(
-                  {channel_writes[i].channel, channel_writes[i].value}));
+    RP_ASSIGN_OR_RETURN(
+        const std::string record,
+        Stored(keys[i], serde::EncodeWriteRecord({channel_writes[i].channel,
+                                                  channel_writes[i].value})));
+    batch.Put(writes, keys[i], record);
   }
   return Write(batch, "put_writes");
 }

@@ -92,6 +92,7 @@ Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
     std::string_view ns, std::string_view checkpoint_id) {
   std::vector<PendingWrite> result;
   serde::WriteRecordView record;
+  std::string buffer;  // an opened record, in an encrypted store.
   PrefixScan scan =
       Scan(writes, read, layout::WritePrefix(thread, ns, checkpoint_id));
   const size_t prefix_length = scan.prefix().size();
@@ -99,7 +100,9 @@ Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
     const std::string_view key = entry.key();
     RP_ASSIGN_OR_RETURN(auto parts,
                         layout::ParseWriteKeyTask(key, prefix_length));
-    Status decoded = serde::DecodeWriteRecordView(entry.value(), &record);
+    RP_ASSIGN_OR_RETURN(const std::string_view plain,
+                        Plain(key, entry.value(), "write record", &buffer));
+    Status decoded = serde::DecodeWriteRecordView(plain, &record);
     if (!decoded.ok()) {
       return layout::CorruptionAt("write record", key, decoded);
     }
@@ -153,6 +156,7 @@ Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
                    statuses.data(), /*sorted_input=*/true);
     }
     serde::BlobRecordView blob;
+    std::string buffer;  // an opened record, in an encrypted store.
     size_t at = 0;
     for (const auto& [channel, version] : checkpoint.channel_versions) {
       const std::string_view key = blob_keys.key(at);
@@ -166,7 +170,9 @@ Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
         continue;
       }
       if (!status.ok()) return ToStatus(status, "read " + keys::Describe(key));
-      Status decoded = serde::DecodeBlobRecordView(value, &blob);
+      RP_ASSIGN_OR_RETURN(const std::string_view plain,
+                          Plain(key, value, "blob record", &buffer));
+      Status decoded = serde::DecodeBlobRecordView(plain, &blob);
       if (!decoded.ok()) {
         return layout::CorruptionAt("blob record", key, decoded);
       }

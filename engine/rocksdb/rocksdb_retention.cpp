@@ -128,8 +128,9 @@ void AddRecordCopy(const Impl& impl, std::string_view target,
   }
 }
 
-// Records: copied byte for byte (they do not name their thread), with the
-// target's index entries.
+// Records: copied byte for byte (they do not name their thread; an
+// encrypted store re-seals them under the target's keys), with the target's
+// index entries.
 Status CopyRecords(const Impl& impl, const rocksdb::ReadOptions& read,
                    std::string_view source, std::string_view target,
                    rocksdb::WriteBatch& batch) {
@@ -140,10 +141,13 @@ Status CopyRecords(const Impl& impl, const rocksdb::ReadOptions& read,
     const std::string_view key = entry.key();
     const std::string_view value = entry.value();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
-    RP_ASSIGN_OR_RETURN(auto record, Impl::DecodeRecordAt(key, value));
+    RP_ASSIGN_OR_RETURN(auto record, impl.DecodeRecordAt(key, value));
     const std::string copy_key =
         layout::WithThread(key, layout::kCheckpointTag, source, target);
-    AddRecordCopy(impl, target, parts.ns, parts.checkpoint_id, copy_key, value,
+    RP_ASSIGN_OR_RETURN(
+        const std::string copy,
+        impl.Resealed(key, copy_key, value, "checkpoint record"));
+    AddRecordCopy(impl, target, parts.ns, parts.checkpoint_id, copy_key, copy,
                   record, batch);
   }
   return records.status("copy_thread");
@@ -157,9 +161,12 @@ Status CopyBlobs(const Impl& impl, const rocksdb::ReadOptions& read,
   PrefixScan values = impl.Scan(impl.blobs, read,
                                 layout::ThreadPrefix(layout::kBlobTag, source));
   for (PrefixScan::Entry entry : values) {
-    batch.Put(impl.blobs,
-              layout::WithThread(entry.key(), layout::kBlobTag, source, target),
-              entry.value());
+    const std::string copy_key =
+        layout::WithThread(entry.key(), layout::kBlobTag, source, target);
+    RP_ASSIGN_OR_RETURN(
+        const std::string copy,
+        impl.Resealed(entry.key(), copy_key, entry.value(), "blob record"));
+    batch.Put(impl.blobs, copy_key, copy);
   }
   return values.status("copy_thread");
 }
@@ -199,9 +206,12 @@ Status CopyWrites(const Impl& impl, const rocksdb::ReadOptions& read,
         batch.Delete(impl.writes, *old);
       }
     }
-    batch.Put(impl.writes,
-              layout::WithThread(key, layout::kWriteTag, source, target),
-              entry.value());
+    const std::string copy_key =
+        layout::WithThread(key, layout::kWriteTag, source, target);
+    RP_ASSIGN_OR_RETURN(
+        const std::string copy,
+        impl.Resealed(key, copy_key, entry.value(), "write record"));
+    batch.Put(impl.writes, copy_key, copy);
   }
   return pending.status("copy_thread");
 }

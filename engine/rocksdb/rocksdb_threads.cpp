@@ -43,7 +43,7 @@ Status DescribeNamespace(const Impl& impl, const rocksdb::ReadOptions& read,
                 ScanOrder::kReverse);
   for (PrefixScan::Entry entry : scan) {
     const std::string_view key = entry.key();
-    RP_ASSIGN_OR_RETURN(auto record, Impl::DecodeRecordAt(key, entry.value()));
+    RP_ASSIGN_OR_RETURN(auto record, impl.DecodeRecordAt(key, entry.value()));
     if (record.header.hidden) continue;
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
     info.latest_checkpoint_id = std::move(parts.checkpoint_id);

@@ -89,6 +89,18 @@ class Verifier {
                   decoded.status().message());
     }
   }
+  // The plaintext of the record `value` under `key` (in an encrypted store,
+  // opened into *buffer), or nullopt after reporting that it does not
+  // authenticate.
+  std::optional<std::string_view> Opened(std::string_view key,
+                                         std::string_view value,
+                                         const char* what,
+                                         std::string* buffer) {
+    auto plain = impl_.Plain(key, value, what, buffer);
+    if (plain.ok()) return *plain;
+    Problem("error", "record-authenticates", key, plain.status().message());
+    return std::nullopt;
+  }
   static std::string KeyOf(const CheckpointId& id) {
     return layout::CheckpointKey(std::get<0>(id), std::get<1>(id),
                                  std::get<2>(id));
@@ -124,7 +136,10 @@ Status Verifier::ScanCheckpoints() {
         ++report_.checkpoints;
         RecordInfo& info =
             records_[{parts->thread, parts->ns, parts->checkpoint_id}];
-        auto record = serde::DecodeCheckpointRecord(value);
+        std::string buffer;
+        const auto plain = Opened(key, value, "checkpoint record", &buffer);
+        if (!plain) return;
+        auto record = serde::DecodeCheckpointRecord(*plain);
         if (!record.ok()) {
           Problem("error", "record-decodes", key,
                   "checkpoint record does not decode: " +
@@ -177,7 +192,10 @@ Status Verifier::ScanBlobs() {
           return;
         }
         ++report_.blobs;
-        auto blob = serde::DecodeBlobRecord(value);
+        std::string buffer;
+        const auto plain = Opened(key, value, "blob record", &buffer);
+        if (!plain) return;
+        auto blob = serde::DecodeBlobRecord(*plain);
         if (!blob.ok()) {
           Problem("error", "record-decodes", key,
                   "value record does not decode: " + blob.status().message());
@@ -196,7 +214,10 @@ Status Verifier::ScanWrites() {
       return;
     }
     ++report_.writes;
-    auto write = serde::DecodeWriteRecord(value);
+    std::string buffer;
+    const auto plain = Opened(key, value, "write record", &buffer);
+    if (!plain) return;
+    auto write = serde::DecodeWriteRecord(*plain);
     if (!write.ok()) {
       Problem("error", "record-decodes", key,
               "write record does not decode: " + write.status().message());

@@ -50,6 +50,28 @@ Result<std::unique_ptr<SqliteCheckpointer>> SqliteCheckpointer::Open(
       new SqliteCheckpointer(std::move(impl)));
 }
 
+Status SqliteCheckpointer::Rekey(
+    const SqliteOptions& options,
+    const std::optional<EncryptionOptions>& new_encryption) {
+  if (options.read_only) {
+    return Status::InvalidArgument(
+        "rekey re-writes the store: options.read_only must be false");
+  }
+  SqliteOptions existing = options;
+  existing.create_if_missing = false;
+  // A committed Rekey must survive a power loss: the caller may discard the
+  // old key once it returns.
+  existing.sync_writes = true;
+  RP_ASSIGN_OR_RETURN(std::unique_ptr<SqliteCheckpointer> store,
+                      Open(existing));
+  {
+    base::MutexLock lock(&store->impl_->mu());
+    RP_RETURN_IF_ERROR(store->impl_->CheckOpen());
+    RP_RETURN_IF_ERROR(store->impl_->Rekey(new_encryption));
+  }
+  return store->Close();
+}
+
 SqliteCheckpointer::SqliteCheckpointer(std::unique_ptr<Impl> impl)
     : impl_(std::move(impl)) {}
 

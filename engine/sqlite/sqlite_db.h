@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -70,6 +71,11 @@ class Statement {
   std::string_view ColumnView(int column) const;
   std::string ColumnString(int column) const {
     return std::string(ColumnView(column));
+  }
+  // ColumnView, or nullopt for NULL.
+  std::optional<std::string_view> ColumnViewOrNull(int column) const {
+    if (IsNull(column)) return std::nullopt;
+    return ColumnView(column);
   }
   int64_t ColumnInt(int column) const;
   // An INTEGER or TEXT column as a ChannelVersion; Corruption otherwise.

@@ -5,6 +5,7 @@
 //   2. the same walk bounded to the visited depth, joined with
 //      checkpoint_writes, oldest ancestor first.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -35,8 +36,8 @@ struct Visited {
 // For each channel still `open` that `header` stores a value for: reads
 // the blob; a value (not absent, not "empty") becomes the channel's seed in
 // `history` and closes the channel.
-Status TakeStoredSeeds(Database* db, std::string_view thread_id,
-                       std::string_view ns,
+Status TakeStoredSeeds(Database* db, const RecordCipher* cipher,
+                       std::string_view thread_id, std::string_view ns,
                        const serde::CheckpointHeader& header,
                        std::set<std::string>& open, DeltaHistory& history) {
   for (const std::string& channel : header.stored_channels) {
@@ -60,9 +61,13 @@ Status TakeStoredSeeds(Database* db, std::string_view thread_id,
           ") is missing: the delta history walk reads it as a seed, and "
           "the ancestor's put stored it");
     }
-    if (blob.IsNull(0)) continue;  // "empty".
-    history[channel].seed =
-        TypedValue{blob.ColumnString(0), blob.ColumnString(1)};
+    RP_ASSIGN_OR_RETURN(
+        std::optional<TypedValue> value,
+        sqlite_records::DecodeBlob(
+            cipher, {thread_id, ns, channel, version->second},
+            blob.ColumnViewOrNull(0), blob.ColumnViewOrNull(1)));
+    if (!value) continue;  // "empty".
+    history[channel].seed = std::move(*value);
     open.erase(channel);
   }
   return Status::OK();
@@ -72,9 +77,9 @@ Status TakeStoredSeeds(Database* db, std::string_view thread_id,
 // channel is open, stopped at a cycle), taking seeds into `history`.
 // Returns the ancestors visited; result[d - 1] is at depth d.
 Result<std::vector<Visited>> WalkAncestors(
-    Database* db, std::string_view thread_id, std::string_view ns,
-    const std::string& target_id, const std::vector<std::string>& channels,
-    DeltaHistory& history) {
+    Database* db, const RecordCipher* cipher, std::string_view thread_id,
+    std::string_view ns, const std::string& target_id,
+    const std::vector<std::string>& channels, DeltaHistory& history) {
   std::set<std::string> open(channels.begin(), channels.end());
   std::vector<Visited> visited;
   std::set<std::string> seen_ids = {target_id};
@@ -85,27 +90,38 @@ Result<std::vector<Visited>> WalkAncestors(
   while (!open.empty()) {
     RP_ASSIGN_OR_RETURN(bool row, walk.Step());
     if (!row) break;
-    if (walk.ColumnInt(0) == 0) continue;  // the target's writes are next.
     std::string id = walk.ColumnString(1);
-    if (!seen_ids.insert(id).second) break;  // a parent cycle.
-    Result<serde::CheckpointHeader> header =
-        serde::DecodeCheckpointHeader(walk.ColumnView(2));
-    if (!header.ok()) {
-      return Status::Corruption(
-          CheckpointRowName(thread_id, ns, id) +
-          ": checkpoint does not decode: " + header.status().message());
+    const std::optional<std::string> parent =
+        walk.IsNull(3) ? std::optional<std::string>()
+                       : std::optional<std::string>(walk.ColumnString(3));
+    if (walk.ColumnInt(0) == 0) {
+      // The target's writes are next. Encrypted: its parent column, which
+      // the walk follows, is checked against its sealed record.
+      if (cipher != nullptr) {
+        RP_RETURN_IF_ERROR(
+            sqlite_records::DecodeHeader(cipher, {thread_id, ns, id}, parent,
+                                         walk.ColumnView(2))
+                .status());
+      }
+      continue;
     }
+    if (!seen_ids.insert(id).second) break;  // a parent cycle.
+    RP_ASSIGN_OR_RETURN(
+        const serde::CheckpointHeader header,
+        sqlite_records::DecodeHeader(cipher, {thread_id, ns, id}, parent,
+                                     walk.ColumnView(2)));
     visited.push_back(Visited{id, open});
     RP_RETURN_IF_ERROR(
-        TakeStoredSeeds(db, thread_id, ns, *header, open, history));
+        TakeStoredSeeds(db, cipher, thread_id, ns, header, open, history));
   }
   return visited;
 }
 
 // Stage 2: the writes of the visited ancestors, oldest first, to the
 // channels that were open at each.
-Status ReadChainWrites(Database* db, std::string_view thread_id,
-                       std::string_view ns, const std::string& target_id,
+Status ReadChainWrites(Database* db, const RecordCipher* cipher,
+                       std::string_view thread_id, std::string_view ns,
+                       const std::string& target_id,
                        const std::vector<Visited>& visited,
                        DeltaHistory& history) {
   RP_ASSIGN_OR_RETURN(Statement writes, db->Prepare(kChainWrites));
@@ -123,9 +139,14 @@ Status ReadChainWrites(Database* db, std::string_view thread_id,
     if (at.open.count(channel) == 0) continue;
     PendingWrite write;
     write.task_id = writes.ColumnString(1);
-    write.value = TypedValue{writes.ColumnString(3), writes.ColumnString(4)};
     write.task_path = writes.ColumnString(5);
     write.idx = writes.ColumnInt(6);
+    RP_ASSIGN_OR_RETURN(
+        write.value, sqlite_records::DecodeWrite(
+                         cipher,
+                         {thread_id, ns, at.checkpoint_id, write.task_path,
+                          write.task_id, write.idx},
+                         channel, writes.ColumnView(3), writes.ColumnView(4)));
     write.checkpoint_id = at.checkpoint_id;
     write.channel = channel;
     history[channel].writes.push_back(std::move(write));
@@ -157,12 +178,12 @@ Result<DeltaHistory> SqliteCheckpointer::Impl::GetDeltaChannelHistory(
             : "the thread and namespace of config have no checkpoint");
   }
   const std::string target_id = std::move(target->checkpoint_id);
-  RP_ASSIGN_OR_RETURN(
-      const std::vector<Visited> visited,
-      WalkAncestors(db(), thread_id, ns, target_id, channels, history));
+  RP_ASSIGN_OR_RETURN(const std::vector<Visited> visited,
+                      WalkAncestors(db(), cipher(), thread_id, ns, target_id,
+                                    channels, history));
   if (visited.empty()) return history;
-  RP_RETURN_IF_ERROR(
-      ReadChainWrites(db(), thread_id, ns, target_id, visited, history));
+  RP_RETURN_IF_ERROR(ReadChainWrites(db(), cipher(), thread_id, ns, target_id,
+                                     visited, history));
   return history;
 }
 

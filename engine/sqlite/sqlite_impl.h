@@ -1,12 +1,13 @@
 // Private to engine/sqlite: SqliteCheckpointer::Impl, the state behind the
 // public class, and the row type shared by its source files.
 //
-// Split by concern: sqlite_schema.cpp (open, pragmas, schema),
-// sqlite_put.cpp (put, put_writes), sqlite_read.cpp (get_tuple and decoding
-// a row into a tuple), sqlite_list.cpp (list cursor, list_threads),
-// sqlite_retention.cpp (delete_thread, delete_for_runs, copy_thread, prune
-// and the delta-safety "needed" set), sqlite_delta.cpp
-// (get_delta_channel_history).
+// Split by concern: sqlite_schema.cpp (open, pragmas, schema, the store's
+// encryption), sqlite_records.h (what the record columns hold, plaintext or
+// sealed), sqlite_put.cpp (put, put_writes), sqlite_read.cpp (get_tuple and
+// decoding a row into a tuple), sqlite_list.cpp (list cursor, list_threads),
+// sqlite_retention.cpp (delete_thread, delete_for_runs, prune and the
+// delta-safety "needed" set), sqlite_copy.cpp (copy_thread),
+// sqlite_delta.cpp (get_delta_channel_history), sqlite_rekey.cpp (Rekey).
 //
 // Thread-safety: one connection guarded by `mu()`. SqliteCheckpointer locks
 // it around every call; the methods below state what they REQUIRE (checked
@@ -27,16 +28,20 @@
 
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
+#include "engine/record_cipher.h"
 #include "engine/sqlite/sqlite_db.h"
 #include "engine/sqlite/sqlite_queries.h"
+#include "engine/sqlite/sqlite_records.h"
 #include "rockpoint/sqlite_checkpointer.h"
 #include "serde/records.h"
 
 namespace rockpoint {
 
 // Schema version kept in PRAGMA user_version. Persisted: bump on any change
-// of the tables below, never reuse.
-inline constexpr int64_t kSqliteSchemaVersion = 1;
+// of the tables (sqlite_schema.cpp), never reuse. 1: the three tables; 2:
+// and rockpoint_meta (a version 1 database is upgraded by a read-write open
+// and read as a plaintext store by a read-only one).
+inline constexpr int64_t kSqliteSchemaVersion = 2;
 
 // One row of `checkpoints` as the readers select it.
 struct SqliteCheckpointRow {
@@ -44,9 +49,16 @@ struct SqliteCheckpointRow {
   std::string checkpoint_ns;
   std::string checkpoint_id;
   std::optional<std::string> parent_id;
-  std::string record;    // serde CheckpointRecord, metadata left empty.
-  std::string metadata;  // msgpack map.
+  std::string record;    // the checkpoint column (sqlite_records.h).
+  std::string metadata;  // the metadata column (sqlite_records.h).
   bool hidden = false;
+  // In an encrypted store, `record` opened and decoded by DecodeRowMetadata
+  // (its metadata moved out), for BuildTuple.
+  std::optional<serde::CheckpointRecord> decoded;
+
+  sqlite_records::CheckpointKey key() const {
+    return {thread_id, checkpoint_ns, checkpoint_id};
+  }
 };
 
 // Reads a row selected as sqlite_queries::kCheckpointColumns.
@@ -63,7 +75,11 @@ class SqliteCheckpointer::Impl {
   Impl(SqliteOptions options, std::unique_ptr<sqlite_internal::Database> db)
       : options_(std::move(options)), db_(std::move(db)) {}
 
-  // Sets pragmas and creates or checks the schema (sqlite_schema.cpp).
+  // Sets pragmas, creates or checks the schema and sets up the store's
+  // encryption (sqlite_schema.cpp): reads what the store keeps in
+  // rockpoint_meta, checks the key (OpenStoreCipher), and for a new
+  // encrypted store writes its StoredEncryption in the transaction that
+  // checked the store holds no record.
   Status Initialize() EXCLUDES(mu_);
 
   base::Mutex& mu() RETURN_CAPABILITY(mu_) { return mu_; }
@@ -74,6 +90,18 @@ class SqliteCheckpointer::Impl {
   Status CheckOpen() const REQUIRES(mu_);
   // The connection. REQUIRES: CheckOpen() passed.
   sqlite_internal::Database* db() REQUIRES(mu_) { return db_.get(); }
+  // The store's cipher; null for a plaintext store. Set by Initialize.
+  const RecordCipher* cipher() const REQUIRES(mu_) { return cipher_.get(); }
+  // Aborted unless the store's encryption (its store id, none for a
+  // plaintext store) is still the one this handle opened: a Rekey through
+  // another handle (which needs exclusive access) would otherwise have this
+  // one write records under the old key. Every write that stores record
+  // bytes calls it inside its write transaction. REQUIRES: CheckOpen().
+  Status CheckEncryptionUnchanged() REQUIRES(mu_);
+  // SqliteCheckpointer::Rekey on this open store (sqlite_rekey.cpp).
+  // REQUIRES: CheckOpen() passed, CheckWritable() passed.
+  Status Rekey(const std::optional<EncryptionOptions>& new_encryption)
+      REQUIRES(mu_);
   // Closes the connection (sqlite_schema.cpp): Busy, leaving it open, if
   // statements are still open; otherwise it is closed whatever the status.
   // OK when already closed.
@@ -117,12 +145,12 @@ class SqliteCheckpointer::Impl {
       std::string_view thread_id, std::string_view checkpoint_ns,
       const std::optional<std::string>& checkpoint_id) REQUIRES(mu_);
   // The row's metadata; Corruption naming the row if it does not decode to
-  // a map.
-  Result<Metadata> DecodeRowMetadata(const SqliteCheckpointRow& row)
-      REQUIRES(mu_);
+  // a map (or, encrypted, if its record does not open). In an encrypted
+  // store it decodes the whole record into row.decoded.
+  Result<Metadata> DecodeRowMetadata(SqliteCheckpointRow& row) REQUIRES(mu_);
   // The full tuple of `row` (metadata already decoded): record, channel
   // values (one query) and pending writes (one query).
-  Result<CheckpointTuple> BuildTuple(const SqliteCheckpointRow& row,
+  Result<CheckpointTuple> BuildTuple(SqliteCheckpointRow& row,
                                      Metadata metadata) REQUIRES(mu_);
   // The non-empty stored values of `versions` in (thread, ns): one query
   // per 256 channels. Channels with a blob row ("empty" ones too) are added
@@ -178,11 +206,26 @@ class SqliteCheckpointer::Impl {
                                 const RetentionPlan& plan) REQUIRES(mu_);
 
  private:
+  // Initialize's encryption step, inside its transaction.
+  Status SetUpEncryption() REQUIRES(mu_);
+
   base::Mutex mu_;
   const SqliteOptions options_;
   // Null once closed.
   std::unique_ptr<sqlite_internal::Database> db_ GUARDED_BY(mu_);
+  std::unique_ptr<RecordCipher> cipher_ GUARDED_BY(mu_);
+  // The store id in rockpoint_meta when opened; empty for a plaintext store.
+  std::string store_id_ GUARDED_BY(mu_);
 };
+
+// What rockpoint_meta holds about the store's encryption (sqlite_schema.cpp):
+// empty for a plaintext store, and for a version 1 database (which has no
+// rockpoint_meta).
+Result<StoredEncryption> ReadStoredEncryption(sqlite_internal::Database* db);
+// Replaces it (both empty: a plaintext store). REQUIRES: in a write
+// transaction, rockpoint_meta exists.
+Status WriteStoredEncryption(sqlite_internal::Database* db,
+                             const StoredEncryption& stored);
 
 // The cursor behind Impl-level List (sqlite_list.cpp). It locks impl->mu()
 // itself, per page.

@@ -1,9 +1,9 @@
 // put and put_writes: one BEGIN IMMEDIATE transaction each.
+#include <optional>
 #include <string>
 
 #include "engine/sqlite/sqlite_impl.h"
 #include "engine/validation.h"
-#include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint {
 namespace {
@@ -29,6 +29,15 @@ constexpr const char* kInsertWriteColumns =
     "(thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, "
     "value, task_path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
+void BindOptional(Statement& statement, int index,
+                  const std::optional<std::string>& bytes) {
+  if (bytes) {
+    statement.BindBytes(index, *bytes);
+  } else {
+    statement.BindNull(index);
+  }
+}
+
 }  // namespace
 
 Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
@@ -52,26 +61,29 @@ Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
   record.versions_seen = checkpoint.versions_seen;
   record.updated_channels = checkpoint.updated_channels;
   record.pending_sends = checkpoint.pending_sends;
-  record.metadata = Value::MakeMap();
-  const std::string record_bytes = serde::EncodeCheckpointRecord(record);
-  const std::string metadata_bytes = serde::EncodeMsgpack(metadata);
+  RP_ASSIGN_OR_RETURN(
+      const sqlite_records::CheckpointColumns columns,
+      sqlite_records::EncodeCheckpoint(cipher(), {thread_id, ns, checkpoint.id},
+                                       std::move(record), metadata));
   const Value* run_id = metadata.Find("run_id");
 
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  RP_RETURN_IF_ERROR(CheckEncryptionUnchanged());
   for (const auto& [channel, version] : new_versions) {
+    auto value = checkpoint.channel_values.find(channel);
+    RP_ASSIGN_OR_RETURN(
+        const sqlite_records::BlobColumns blob,
+        sqlite_records::EncodeBlob(cipher(), {thread_id, ns, channel, version},
+                                   value == checkpoint.channel_values.end()
+                                       ? nullptr
+                                       : &value->second));
     RP_ASSIGN_OR_RETURN(Statement insert, db()->Prepare(kInsertBlob));
     insert.BindBytes(1, thread_id);
     insert.BindBytes(2, ns);
     insert.BindBytes(3, channel);
     insert.BindVersion(4, version);
-    auto value = checkpoint.channel_values.find(channel);
-    if (value == checkpoint.channel_values.end()) {
-      insert.BindNull(5);  // the "empty" marker.
-      insert.BindNull(6);
-    } else {
-      insert.BindBytes(5, value->second.type);
-      insert.BindBytes(6, value->second.bytes);
-    }
+    BindOptional(insert, 5, blob.type);  // both NULL: the "empty" marker.
+    BindOptional(insert, 6, blob.blob);
     RP_RETURN_IF_ERROR(insert.Run());
   }
   {
@@ -90,8 +102,8 @@ Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
       insert.BindNull(5);
     }
     insert.BindBytes(6, checkpoint.ts);
-    insert.BindBytes(7, record_bytes);
-    insert.BindBytes(8, metadata_bytes);
+    insert.BindBytes(7, columns.checkpoint);
+    insert.BindBytes(8, columns.metadata);
     RP_RETURN_IF_ERROR(insert.Run());
   }
   RP_RETURN_IF_ERROR(txn.Commit());
@@ -109,21 +121,31 @@ Status SqliteCheckpointer::Impl::PutWrites(
   static const std::string kInsertSpecial =
       std::string("INSERT OR REPLACE") + kInsertWriteColumns;
 
+  const std::string& thread_id = *config.thread_id;
+  const std::string_view ns = NamespaceOf(config);
+  const std::string& checkpoint_id = *config.checkpoint_id;
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
+  RP_RETURN_IF_ERROR(CheckEncryptionUnchanged());
   for (size_t i = 0; i < writes.size(); ++i) {
     const ChannelWrite& write = writes[i];
     const bool special = SpecialWriteIndex(write.channel).has_value();
+    const int64_t idx = WriteIndex(write.channel, i);
+    RP_ASSIGN_OR_RETURN(
+        const sqlite_records::WriteColumns columns,
+        sqlite_records::EncodeWrite(
+            cipher(), {thread_id, ns, checkpoint_id, task_path, task_id, idx},
+            write.channel, write.value));
     RP_ASSIGN_OR_RETURN(
         Statement insert,
         db()->Prepare(special ? kInsertSpecial : kInsertRegular));
-    insert.BindBytes(1, *config.thread_id);
-    insert.BindBytes(2, NamespaceOf(config));
-    insert.BindBytes(3, *config.checkpoint_id);
+    insert.BindBytes(1, thread_id);
+    insert.BindBytes(2, ns);
+    insert.BindBytes(3, checkpoint_id);
     insert.BindBytes(4, task_id);
-    insert.BindInt(5, WriteIndex(write.channel, i));
+    insert.BindInt(5, idx);
     insert.BindBytes(6, write.channel);
-    insert.BindBytes(7, write.value.type);
-    insert.BindBytes(8, write.value.bytes);
+    insert.BindBytes(7, columns.type);
+    insert.BindBytes(8, columns.value);
     insert.BindBytes(9, task_path);
     RP_RETURN_IF_ERROR(insert.Run());
   }

@@ -45,7 +45,8 @@ inline constexpr size_t kMaxValuePairs = 256;
 const std::string& ValuesQuery(size_t pairs);
 
 // ?1 thread, ?2 ns, ?3 target id: the target (depth 0) and its ancestors
-// by parent link, one row per step: depth, checkpoint_id, record.
+// by parent link, one row per step: depth, checkpoint_id, record,
+// parent_checkpoint_id.
 inline constexpr const char* kWalkAncestors = R"sql(
 WITH RECURSIVE chain(depth, checkpoint_id, parent_id, record) AS (
   SELECT 0, checkpoint_id, parent_checkpoint_id, checkpoint FROM checkpoints
@@ -57,7 +58,7 @@ WITH RECURSIVE chain(depth, checkpoint_id, parent_id, record) AS (
       ON c.thread_id = ?1 AND c.checkpoint_ns = ?2
      AND c.checkpoint_id = chain.parent_id
 )
-SELECT depth, checkpoint_id, record FROM chain)sql";
+SELECT depth, checkpoint_id, record, parent_id FROM chain)sql";
 
 // ?1 thread, ?2 ns, ?3 target id, ?4 deepest ancestor: the writes of
 // ancestors 1..?4, oldest ancestor first, each by (task_path, task_id, idx).

@@ -69,9 +69,8 @@ SqliteCheckpointRow ReadCheckpointRow(const Statement& stmt) {
 std::string CheckpointRowName(std::string_view thread_id,
                               std::string_view checkpoint_ns,
                               std::string_view checkpoint_id) {
-  return "checkpoints row (thread_id=" + PrintableBytes(thread_id) +
-         ", checkpoint_ns=" + PrintableBytes(checkpoint_ns) +
-         ", checkpoint_id=" + PrintableBytes(checkpoint_id) + ")";
+  return sqlite_records::CheckpointRowName(
+      {thread_id, checkpoint_ns, checkpoint_id});
 }
 
 Result<std::optional<SqliteCheckpointRow>>
@@ -91,31 +90,28 @@ SqliteCheckpointer::Impl::FindVisibleRow(
 }
 
 Result<Metadata> SqliteCheckpointer::Impl::DecodeRowMetadata(
-    const SqliteCheckpointRow& row) {
-  Result<Value> metadata = serde::DecodeMsgpack(row.metadata);
-  if (!metadata.ok()) {
-    return Status::Corruption(
-        CheckpointRowName(row.thread_id, row.checkpoint_ns, row.checkpoint_id) +
-        ": metadata does not decode: " + metadata.status().message());
+    SqliteCheckpointRow& row) {
+  if (cipher() == nullptr) {
+    return sqlite_records::DecodePlainMetadata(row.key(), row.metadata);
   }
-  if (!metadata->is_map()) {
-    return Status::Corruption(
-        CheckpointRowName(row.thread_id, row.checkpoint_ns, row.checkpoint_id) +
-        ": metadata is a " + Value::KindName(metadata->kind()) + ", not a map");
-  }
-  return std::move(metadata).value();
+  RP_ASSIGN_OR_RETURN(
+      sqlite_records::DecodedCheckpoint decoded,
+      sqlite_records::DecodeCheckpoint(cipher(), row.key(), row.parent_id,
+                                       row.record, row.metadata));
+  row.decoded = std::move(decoded.record);
+  return std::move(decoded.metadata);
 }
 
 Result<CheckpointTuple> SqliteCheckpointer::Impl::BuildTuple(
-    const SqliteCheckpointRow& row, Metadata metadata) {
-  Result<serde::CheckpointRecord> decoded =
-      serde::DecodeCheckpointRecord(row.record);
-  if (!decoded.ok()) {
-    return Status::Corruption(
-        CheckpointRowName(row.thread_id, row.checkpoint_ns, row.checkpoint_id) +
-        ": checkpoint does not decode: " + decoded.status().message());
+    SqliteCheckpointRow& row, Metadata metadata) {
+  if (!row.decoded && cipher() != nullptr) {
+    RP_RETURN_IF_ERROR(DecodeRowMetadata(row).status());
   }
-  serde::CheckpointRecord& record = *decoded;
+  if (!row.decoded) {
+    RP_ASSIGN_OR_RETURN(
+        row.decoded, sqlite_records::DecodePlainRecord(row.key(), row.record));
+  }
+  serde::CheckpointRecord& record = *row.decoded;
 
   CheckpointTuple tuple;
   tuple.config = {row.thread_id, row.checkpoint_ns, row.checkpoint_id};
@@ -167,10 +163,18 @@ Result<std::map<std::string, TypedValue>> SqliteCheckpointer::Impl::LoadValues(
     while (true) {
       RP_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
-      if (present != nullptr) present->insert(select.ColumnString(0));
-      if (select.IsNull(1)) continue;  // the "empty" marker.
-      values[select.ColumnString(0)] =
-          TypedValue{select.ColumnString(1), select.ColumnString(2)};
+      std::string channel = select.ColumnString(0);
+      // The row matched (channel, version) of `versions`.
+      const auto version = versions.find(channel);
+      if (version == versions.end()) continue;
+      RP_ASSIGN_OR_RETURN(
+          std::optional<TypedValue> value,
+          sqlite_records::DecodeBlob(
+              cipher(), {thread_id, checkpoint_ns, channel, version->second},
+              select.ColumnViewOrNull(1), select.ColumnViewOrNull(2)));
+      if (present != nullptr) present->insert(channel);
+      if (!value) continue;  // the "empty" marker.
+      values[std::move(channel)] = std::move(*value);
     }
   }
   return values;
@@ -191,18 +195,17 @@ Status SqliteCheckpointer::Impl::CheckMissingValue(
     select.BindBytes(3, id);
     RP_ASSIGN_OR_RETURN(bool found, select.Step());
     if (!found) return std::optional<serde::CheckpointHeader>();
-    Result<serde::CheckpointHeader> header =
-        serde::DecodeCheckpointHeader(select.ColumnString(1));
-    if (!header.ok()) {
-      return Status::Corruption(
-          CheckpointRowName(thread_id, checkpoint_ns, id) +
-          ": checkpoint does not decode: " + header.status().message());
-    }
-    // The parent column, not the record, is authoritative.
-    header->parent_id =
+    // The parent column, not the record, is authoritative (an encrypted
+    // store checks they agree).
+    const std::optional<std::string> parent =
         select.IsNull(0) ? std::optional<std::string>()
                          : std::optional<std::string>(select.ColumnString(0));
-    return std::optional<serde::CheckpointHeader>(std::move(header).value());
+    RP_ASSIGN_OR_RETURN(
+        serde::CheckpointHeader header,
+        sqlite_records::DecodeHeader(cipher(), {thread_id, checkpoint_ns, id},
+                                     parent, select.ColumnView(1)));
+    header.parent_id = parent;
+    return std::optional<serde::CheckpointHeader>(std::move(header));
   };
   RP_ASSIGN_OR_RETURN(
       std::optional<std::string> storer,
@@ -233,9 +236,15 @@ Result<std::vector<PendingWrite>> SqliteCheckpointer::Impl::LoadWrites(
     PendingWrite write;
     write.task_id = select.ColumnString(0);
     write.channel = select.ColumnString(1);
-    write.value = TypedValue{select.ColumnString(2), select.ColumnString(3)};
     write.task_path = select.ColumnString(4);
     write.idx = select.ColumnInt(5);
+    RP_ASSIGN_OR_RETURN(
+        write.value,
+        sqlite_records::DecodeWrite(cipher(),
+                                    {thread_id, checkpoint_ns, checkpoint_id,
+                                     write.task_path, write.task_id, write.idx},
+                                    write.channel, select.ColumnView(2),
+                                    select.ColumnView(3)));
     write.checkpoint_id = std::string(checkpoint_id);
     writes.push_back(std::move(write));
   }

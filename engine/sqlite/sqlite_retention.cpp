@@ -1,5 +1,5 @@
-// delete_thread, delete_for_runs, copy_thread, prune: one BEGIN IMMEDIATE
-// transaction per call.
+// delete_thread, delete_for_runs, hide_checkpoint, prune: one BEGIN
+// IMMEDIATE transaction per call. (copy_thread: sqlite_copy.cpp.)
 //
 // delete_for_runs and prune(keep_latest) re-derive, per affected (thread,
 // ns), which checkpoints the survivors' delta histories need
@@ -7,6 +7,7 @@
 // of its blobs are read once, the walk runs in memory, and only the changes are
 // written back.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -38,13 +39,14 @@ bool HasValue(const std::map<BlobKey, bool>& blob_empty,
 
 // Every checkpoint of (thread, ns), hidden ones included, by id.
 Result<std::map<std::string, Node>> ReadNodes(Database* db,
+                                              const RecordCipher* cipher,
                                               std::string_view thread_id,
                                               std::string_view checkpoint_ns) {
   std::map<std::string, Node> nodes;
   RP_ASSIGN_OR_RETURN(
       Statement select,
-      db->Prepare("SELECT checkpoint_id, hidden, checkpoint "
-                  "FROM checkpoints "
+      db->Prepare("SELECT checkpoint_id, hidden, checkpoint, "
+                  "parent_checkpoint_id FROM checkpoints "
                   "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
   select.BindBytes(1, thread_id);
   select.BindBytes(2, checkpoint_ns);
@@ -54,14 +56,12 @@ Result<std::map<std::string, Node>> ReadNodes(Database* db,
     Node node;
     std::string id = select.ColumnString(0);
     node.hidden = select.ColumnInt(1) != 0;
-    Result<serde::CheckpointHeader> header =
-        serde::DecodeCheckpointHeader(select.ColumnView(2));
-    if (!header.ok()) {
-      return Status::Corruption(
-          CheckpointRowName(thread_id, checkpoint_ns, id) +
-          ": checkpoint does not decode: " + header.status().message());
-    }
-    node.header = std::move(header).value();
+    const std::optional<std::string> parent =
+        select.IsNull(3) ? std::optional<std::string>()
+                         : std::optional<std::string>(select.ColumnString(3));
+    RP_ASSIGN_OR_RETURN(node.header, sqlite_records::DecodeHeader(
+                                         cipher, {thread_id, checkpoint_ns, id},
+                                         parent, select.ColumnView(2)));
     nodes.emplace(std::move(id), std::move(node));
   }
   return nodes;
@@ -162,7 +162,7 @@ SqliteCheckpointer::Impl::PlanRetention(std::string_view thread_id,
                                         std::string_view checkpoint_ns,
                                         const std::set<std::string>& doomed) {
   RP_ASSIGN_OR_RETURN(const auto nodes,
-                      ReadNodes(db(), thread_id, checkpoint_ns));
+                      ReadNodes(db(), cipher(), thread_id, checkpoint_ns));
   RP_ASSIGN_OR_RETURN(const auto blob_empty,
                       ReadBlobEmptiness(db(), thread_id, checkpoint_ns));
   const std::set<std::string> needed =
@@ -253,40 +253,6 @@ Result<bool> SqliteCheckpointer::Impl::HasCheckpoints(std::string_view thread) {
       db()->Prepare("SELECT 1 FROM checkpoints WHERE thread_id = ?1 LIMIT 1"));
   probe.BindBytes(1, thread);
   return probe.Step();
-}
-
-Status SqliteCheckpointer::Impl::CopyThread(std::string_view source,
-                                            std::string_view target) {
-  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
-  RP_ASSIGN_OR_RETURN(const bool target_has_checkpoints,
-                      HasCheckpoints(target));
-  if (target_has_checkpoints) return CopyTargetNotEmpty(target);
-  // The target holds no checkpoint; what else it may hold gives way to the
-  // source's: values under a copied key are replaced, and so are the writes
-  // of every checkpoint id the source has writes for, as a whole.
-  for (const char* sql :
-       {"INSERT INTO checkpoints (thread_id, checkpoint_ns, "
-        "checkpoint_id, parent_checkpoint_id, hidden, run_id, ts, "
-        "checkpoint, metadata) SELECT ?2, checkpoint_ns, checkpoint_id, "
-        "parent_checkpoint_id, hidden, run_id, ts, checkpoint, metadata "
-        "FROM checkpoints WHERE thread_id = ?1",
-        "INSERT OR REPLACE INTO checkpoint_blobs (thread_id, checkpoint_ns, "
-        "channel, version, type, blob) SELECT ?2, checkpoint_ns, channel, "
-        "version, type, blob FROM checkpoint_blobs WHERE thread_id = ?1",
-        "DELETE FROM checkpoint_writes WHERE thread_id = ?2 AND "
-        "(checkpoint_ns, checkpoint_id) IN (SELECT checkpoint_ns, "
-        "checkpoint_id FROM checkpoint_writes WHERE thread_id = ?1)",
-        "INSERT INTO checkpoint_writes (thread_id, "
-        "checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value, "
-        "task_path) SELECT ?2, checkpoint_ns, checkpoint_id, task_id, idx, "
-        "channel, type, value, task_path FROM checkpoint_writes "
-        "WHERE thread_id = ?1"}) {
-    RP_ASSIGN_OR_RETURN(Statement copy, db()->Prepare(sql));
-    copy.BindBytes(1, source);
-    copy.BindBytes(2, target);
-    RP_RETURN_IF_ERROR(copy.Run());
-  }
-  return txn.Commit();
 }
 
 Status SqliteCheckpointer::Impl::HideCheckpoint(

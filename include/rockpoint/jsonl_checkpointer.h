@@ -22,15 +22,24 @@
 // otherwise); a read-only open takes no lock, writes nothing, and sees the
 // journal as it was when opened.
 //
+// Encryption at rest (JsonlOptions::encryption, docs/ENCRYPTION.md): in an
+// encrypted journal every value, checkpoint and write line carries its
+// record's content sealed with AES-256-GCM under the record's name; the
+// identifiers that name it stay readable, and the header holds the store's
+// id and key check (engine/jsonl/FORMAT.md). The memory structures hold
+// plaintext, so reads, filters and maintenance work as in a plaintext store.
+//
 // Thread-safety: safe to call from many threads; writes are serialized and
 // a read never sees a change that is not yet in the journal.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/encryption.h"
 
 namespace rockpoint {
 
@@ -51,6 +60,13 @@ struct JsonlOptions {
   uint64_t auto_compact_min_lines = 1000;
   // Input limits. Default: CheckpointerLimits{}.
   CheckpointerLimits limits;
+  // Encryption at rest. nullopt: a plaintext store (opening an encrypted
+  // journal is InvalidArgument). Set: the store's key; a new journal, or
+  // one whose header is its only committed line, becomes an encrypted
+  // store. Opening with a wrong key, or a journal holding plaintext lines
+  // with a key, is InvalidArgument and changes nothing (Rekey encrypts a
+  // plaintext store). Default: nullopt.
+  std::optional<EncryptionOptions> encryption;
 };
 
 // What the journal holds, and what opening it found.
@@ -62,6 +78,7 @@ struct JsonlStats {
   // (and cut off by a read-write open). 0 when the journal ended cleanly.
   uint64_t torn_tail_bytes = 0;
   uint64_t compactions = 0;  // by this checkpointer since it was opened.
+  bool encrypted = false;    // the journal's records are sealed.
 };
 
 class JsonlCheckpointer final : public Checkpointer {
@@ -112,6 +129,21 @@ class JsonlCheckpointer final : public Checkpointer {
   Status Compact();
 
   Result<JsonlStats> Stats();
+
+  // Rewrites the whole journal at options.path, opened with
+  // options.encryption (nullopt: a plaintext store), with every record
+  // sealed under `new_encryption`'s key and a new store id (nullopt: in
+  // plaintext; a plaintext store is encrypted this way). The journal must
+  // exist. Exclusive: it locks the journal as a read-write Open does (Busy
+  // while any process, this one included, has it open read-write). Atomic
+  // and crash-safe: it writes PATH.compact, syncs it, renames it over the
+  // journal and syncs the directory, so after a crash at any point the
+  // journal is the old one (under the old key) or the new one (under the
+  // new key), never a mix. A torn tail is dropped. Errors as Open's, and
+  // InvalidArgument when options.read_only is set; nothing is changed
+  // then.
+  static Status Rekey(const JsonlOptions& options,
+                      const std::optional<EncryptionOptions>& new_encryption);
 
   class Impl;  // jsonl/*.cpp only.
 

@@ -25,12 +25,20 @@
 // Faults: a lost connection (server restart, pg_terminate_backend, network)
 // fails the call in flight with IOError, and nothing of it is committed; the
 // next call reconnects.
+//
+// Encryption (PostgresOptions::encryption): every checkpoint (with its
+// metadata and pending sends), value and write is sealed with AES-256-GCM
+// under its record name (engine/postgres/SCHEMA.md, "Encrypted stores").
+// An encrypted database is rockpoint's only: LangGraph's saver cannot read
+// its sealed rows.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/encryption.h"
 
 namespace rockpoint {
 
@@ -58,6 +66,15 @@ struct PostgresOptions {
   // Input limits. max_id_bytes must be at most kPostgresMaxIdBytes.
   // Default: CheckpointerLimits{} with max_id_bytes = kPostgresMaxIdBytes.
   CheckpointerLimits limits{.max_id_bytes = kPostgresMaxIdBytes};
+  // Encrypt every record (docs/ENCRYPTION.md, engine/postgres/SCHEMA.md).
+  // An empty database opened with a key becomes an encrypted one (its store
+  // id and key check are stored before its first record); an encrypted one
+  // needs its key. Opening with a key a database that holds plaintext rows
+  // (LangGraph's or rockpoint's) is InvalidArgument: encrypt it with Rekey.
+  // Metadata filters of list are applied by rockpoint after decrypting (the
+  // GIN index cannot see sealed metadata). Default: nullopt, a plaintext
+  // store LangGraph's saver shares.
+  std::optional<EncryptionOptions> encryption;
 };
 
 class PostgresCheckpointer final : public Checkpointer {
@@ -69,6 +86,24 @@ class PostgresCheckpointer final : public Checkpointer {
   static Result<std::unique_ptr<PostgresCheckpointer>> Open(
       const PostgresOptions& options);
   ~PostgresCheckpointer() override;
+
+  // Re-seals every row of the database at options.url (opened with
+  // options.encryption: nullopt for a plaintext one) under `new_encryption`
+  // (nullopt: decrypted back to plaintext, which LangGraph's saver reads
+  // again), with a new store id, in ONE transaction: a failure, a lost
+  // connection or a server crash at any point rolls all of it back, so the
+  // database reads entirely under the old key or entirely under the new
+  // one. Side rows left of deleted checkpoints are removed.
+  // REQUIRES: exclusive access. Rekey locks LangGraph's tables and
+  // rockpoint's (ACCESS EXCLUSIVE) while it runs, so other sessions wait;
+  // but a process that opened the database before holds the old key and
+  // reads Corruption after: stop every other user first. InvalidArgument for
+  // options.read_only, a wrong or missing key; Corruption (nothing changed)
+  // when a row does not open under the old key. The replaced row versions
+  // stay on disk until VACUUM (and in WAL and backups): VACUUM FULL after
+  // encrypting a plaintext database (engine/postgres/SCHEMA.md).
+  static Status Rekey(const PostgresOptions& options,
+                      const std::optional<EncryptionOptions>& new_encryption);
 
   using Checkpointer::Prune;
   using Checkpointer::PutWrites;

@@ -13,9 +13,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/encryption.h"
 
 namespace rockpoint {
 
@@ -37,6 +39,10 @@ struct RocksDbOptions {
   uint64_t block_cache_bytes = uint64_t{64} << 20;
   // Input limits. Default: CheckpointerLimits{}.
   CheckpointerLimits limits;
+  // Encrypt every record (docs/ENCRYPTION.md). A new store is created
+  // encrypted; an encrypted store needs its key. Default: nullopt, a
+  // plaintext store.
+  std::optional<EncryptionOptions> encryption;
 };
 
 // Per column family figures for `rockpoint stats`.
@@ -60,6 +66,10 @@ class RocksDbCheckpointer final : public Checkpointer {
   // `meta`; a store with a greater version is refused, a store of version 1
   // (records without checksums) is read and, opened read-write, stamped 2.
   static constexpr int64_t kFormatVersion = 2;
+  // The format version of an encrypted store (docs/ENCRYPTION.md): its
+  // records are sealed, which a build of format 2 cannot read, so such a
+  // build refuses the store at Open.
+  static constexpr int64_t kEncryptedFormatVersion = 3;
 
   // Opens (or creates) the store. A store directory Open creates is durable
   // before Open returns (its parent directory is fsynced). Busy if another
@@ -69,6 +79,20 @@ class RocksDbCheckpointer final : public Checkpointer {
   static Result<std::unique_ptr<RocksDbCheckpointer>> Open(
       const RocksDbOptions& options);
   ~RocksDbCheckpointer() override;
+
+  // Re-seals every record of the closed store at options.path (opened with
+  // options.encryption: nullopt for a plaintext store) under
+  // `new_encryption` (nullopt: decrypted to plaintext), with a new store
+  // id. Crash-safe: the re-keyed store is built beside the old one, in
+  // "<path>.rekey", synced, and the two directories are swapped in one
+  // atomic step, so after a crash options.path holds the old store or the
+  // new one, whole, never a mix. A leftover "<path>.rekey" (an unfinished
+  // or an old store) is removed by the next Rekey. The old store's files
+  // are deleted, not scrubbed.
+  // REQUIRES: no other process opens the store while Rekey runs (the store
+  // lock is held while copying, not during the swap).
+  static Status Rekey(const RocksDbOptions& options,
+                      const std::optional<EncryptionOptions>& new_encryption);
 
   using Checkpointer::Prune;
   using Checkpointer::PutWrites;

@@ -39,12 +39,20 @@ struct GlobalOptions {
   bool raw = false;      // --raw: payloads as type + base64, never decoded.
   bool full = false;     // --full: never cut long table cells.
   bool escaped = false;  // --escaped: id arguments use Printable's escapes.
+  std::string key_file;  // --key-file: an encrypted store's key.
 };
+
+// The key of --key-file (64 hex digits), else of ROCKPOINT_AES_KEY when it
+// is set, else nullopt (a plaintext store). InvalidArgument for an
+// unreadable file or a malformed key (never echoing it).
+Result<std::optional<EncryptionOptions>> StoreKey(const GlobalOptions& globals);
 
 // What a running command sees.
 struct Context {
   GlobalOptions globals;
-  Store* store = nullptr;  // opened with the command's access.
+  // The store's key (StoreKey), nullopt for a plaintext store.
+  std::optional<EncryptionOptions> encryption;
+  Store* store = nullptr;  // opened with the command's access (kNone: null).
   std::ostream* out = nullptr;
   std::ostream* err = nullptr;
 

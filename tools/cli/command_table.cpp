@@ -24,6 +24,9 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   commands.push_back(MakeVerifyCommand());
   commands.push_back(MakeCompactCommand());
   commands.push_back(MakeDumpCommand());
+  // Encryption.
+  commands.push_back(MakeKeygenCommand());
+  commands.push_back(MakeRekeyCommand());
   return commands;
 }
 

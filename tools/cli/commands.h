@@ -23,5 +23,7 @@ std::unique_ptr<Command> MakeStatsCommand();       // cmd_stats.cpp
 std::unique_ptr<Command> MakeVerifyCommand();      // cmd_verify.cpp
 std::unique_ptr<Command> MakeCompactCommand();     // cmd_maintenance.cpp
 std::unique_ptr<Command> MakeDumpCommand();        // cmd_maintenance.cpp
+std::unique_ptr<Command> MakeKeygenCommand();      // cmd_keys.cpp
+std::unique_ptr<Command> MakeRekeyCommand();       // cmd_keys.cpp
 
 }  // namespace rockpoint::cli

@@ -41,6 +41,9 @@ void AddGlobalOptions(CLI::App& app, cli::GlobalOptions& globals) {
   app.add_flag("--raw", globals.raw,
                "Show stored payloads as type + base64, undecoded");
   app.add_flag("--full", globals.full, "Never shorten long table cells");
+  app.add_option("--key-file", globals.key_file,
+                 "File holding an encrypted store's key (64 hex digits); "
+                 "else env ROCKPOINT_AES_KEY");
   app.add_flag("--escaped", globals.escaped,
                "Id arguments (threads, checkpoints, runs, --ns) use the "
                "escapes tables print: \\xNN, \\\\, \\n, \\t; \"\" is empty");
@@ -51,7 +54,7 @@ void AddGlobalOptions(CLI::App& app, cli::GlobalOptions& globals) {
 std::optional<std::string> CommandWord(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "--store" || arg == "--backend") {
+    if (arg == "--store" || arg == "--backend" || arg == "--key-file") {
       ++i;
     } else if (!arg.starts_with("-")) {
       return std::string(arg);
@@ -67,18 +70,25 @@ int RunCommand(cli::Command& command, cli::GlobalOptions globals) {
     if (!backend.ok()) return Fail(backend.status().message());
     forced = *backend;
   }
-  auto opened = cli::Store::Open(globals.store, forced, command.access());
-  if (!opened.ok()) return Fail(opened.status().ToString());
-  std::unique_ptr<cli::Store> store = std::move(opened).value();
+  auto key = cli::StoreKey(globals);
+  if (!key.ok()) return Fail(key.status().ToString());
+  std::unique_ptr<cli::Store> store;
+  if (command.access() != cli::Access::kNone) {
+    auto opened =
+        cli::Store::Open(globals.store, forced, command.access(), *key);
+    if (!opened.ok()) return Fail(opened.status().ToString());
+    store = std::move(opened).value();
+  }
   cli::Context context;
   context.globals = std::move(globals);
+  context.encryption = std::move(key).value();
   context.store = store.get();
   context.out = &std::cout;
   context.err = &std::cerr;
   auto result = command.Run(context);
   std::cout.flush();
   if (!result.ok()) return Fail(result.status().ToString());
-  if (command.access() != cli::Access::kRead) {
+  if (store != nullptr && command.access() != cli::Access::kRead) {
     rockpoint::Status committed = store->Commit();
     if (!committed.ok()) return Fail(committed.ToString());
   }
@@ -99,8 +109,10 @@ int main(int argc, char** argv) {
     app.fallthrough();
     app.footer(
         "Global options (before or after the command): --store PATH (or env "
-        "ROCKPOINT_STORE), --backend rocksdb|sqlite|jsonl|postgres, --json | --jsonl, "
-        "--raw, --full.\nExit status: 0 ok, 1 error (one line on stderr), 2 "
+        "ROCKPOINT_STORE), --backend rocksdb|sqlite|jsonl|postgres, --json | "
+        "--jsonl, "
+        "--raw, --full, --key-file FILE (or env ROCKPOINT_AES_KEY).\nExit "
+        "status: 0 ok, 1 error (one line on stderr), 2 "
         "verify found problems.\nRun `rockpoint COMMAND --help` for a "
         "command's options.");
     cli::GlobalOptions globals;

@@ -117,9 +117,8 @@ JsonlFileKind ClassifyJsonlFile(const std::string& path) {
   head.resize(static_cast<size_t>(file.gcount()));
   const size_t newline = head.find('\n');
   if (newline == std::string::npos) {
-    return jsonl::HeaderLine().starts_with(head)
-               ? JsonlFileKind::kUnfinishedJournal
-               : JsonlFileKind::kOther;
+    return jsonl::IsHeaderStart(head) ? JsonlFileKind::kUnfinishedJournal
+                                      : JsonlFileKind::kOther;
   }
   const std::string format = HeaderFormat(head.substr(0, newline));
   if (format == jsonl::kJournalFormatName) return JsonlFileKind::kJournal;
@@ -165,9 +164,26 @@ Result<Backend> ParseBackend(std::string_view name) {
       "--backend must be rocksdb, sqlite, jsonl or postgres");
 }
 
-Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
-                                           std::optional<Backend> forced,
-                                           Access access) {
+Result<Backend> Store::Locate(const std::string& path,
+                              std::optional<Backend> forced) {
+  if (path.empty()) {
+    return Status::InvalidArgument(
+        "no store given: pass --store PATH or set ROCKPOINT_STORE");
+  }
+  if ((!forced && IsPostgresUrl(path)) || forced == Backend::kPostgres) {
+    return Backend::kPostgres;
+  }
+  std::error_code error;
+  if (!fs::exists(path, error)) {
+    return Status::NotFound("store not found: " + path);
+  }
+  if (forced) return *forced;
+  return Detect(path, /*exists=*/true);
+}
+
+Result<std::unique_ptr<Store>> Store::Open(
+    const std::string& path, std::optional<Backend> forced, Access access,
+    const std::optional<EncryptionOptions>& encryption) {
   if (path.empty()) {
     return Status::InvalidArgument(
         "no store given: pass --store PATH or set ROCKPOINT_STORE");
@@ -175,6 +191,7 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   std::unique_ptr<Store> store(new Store());
   store->path_ = path;
   store->access_ = access;
+  store->encryption_ = encryption;
   if ((!forced && IsPostgresUrl(path)) || forced == Backend::kPostgres) {
     store->backend_ = Backend::kPostgres;
     RP_RETURN_IF_ERROR(store->OpenPostgres());
@@ -223,6 +240,7 @@ Status Store::OpenRocksDb(bool exists) {
   }
   RocksDbOptions options;
   options.path = path_;
+  options.encryption = encryption_;
   options.read_only = access_ == Access::kRead;
   options.create_if_missing = created_;
   options.sync_writes = access_ != Access::kImport;
@@ -240,6 +258,7 @@ Status Store::OpenSqlite(bool exists) {
   }
   SqliteOptions options;
   options.path = path_;
+  options.encryption = encryption_;
   options.read_only = access_ == Access::kRead;
   options.create_if_missing = created_;
   options.sync_writes = access_ != Access::kImport;
@@ -250,6 +269,7 @@ Status Store::OpenSqlite(bool exists) {
 Status Store::OpenJsonl() {
   JsonlOptions options;
   options.path = path_;
+  options.encryption = encryption_;
   options.read_only = access_ == Access::kRead;
   options.create_if_missing = created_;
   options.sync_writes = access_ != Access::kImport;
@@ -273,6 +293,7 @@ Status Store::OpenJsonl() {
 Status Store::OpenPostgres() {
   PostgresOptions options;
   options.url = path_;
+  options.encryption = encryption_;
   options.read_only = access_ == Access::kRead;
   options.create_if_missing = access_ != Access::kRead;
   RP_ASSIGN_OR_RETURN(checkpointer_, PostgresCheckpointer::Open(options));

@@ -24,6 +24,10 @@
 // told it is "open read-write elsewhere". Errors say what is wrong with the
 // path: missing, locked by another process, of a newer format, not a store.
 //
+// An encrypted store (docs/ENCRYPTION.md) opens with the key of --key-file
+// or ROCKPOINT_AES_KEY; without one, or with a wrong one, Open fails with
+// the backend's InvalidArgument.
+//
 // Thread-safety: none; one command at a time.
 #pragma once
 
@@ -32,6 +36,7 @@
 #include <string>
 
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/encryption.h"
 #include "rockpoint/status.h"
 #include "tools/cli/export_format.h"
 
@@ -44,6 +49,9 @@ namespace rockpoint::cli {
 
 enum class Backend { kRocksDb, kSqlite, kJsonl, kPostgres };
 enum class Access {
+  // The command opens no store through Store::Open: it needs none (keygen)
+  // or opens it itself (rekey, which needs it closed).
+  kNone,
   kRead,    // never writes; the store must exist.
   kWrite,   // writes; the store must exist.
   kCreate,  // writes; a missing store is created.
@@ -73,9 +81,16 @@ Status ExportIsNotAStore(const std::string& path);
 
 class Store {
  public:
-  static Result<std::unique_ptr<Store>> Open(const std::string& path,
-                                             std::optional<Backend> forced,
-                                             Access access);
+  // `encryption`: the key of an encrypted store (--key-file or
+  // ROCKPOINT_AES_KEY); a store created with one is encrypted.
+  static Result<std::unique_ptr<Store>> Open(
+      const std::string& path, std::optional<Backend> forced, Access access,
+      const std::optional<EncryptionOptions>& encryption);
+
+  // The backend of the existing store at `path` (detected as Open does,
+  // unless forced). NotFound for a missing path.
+  static Result<Backend> Locate(const std::string& path,
+                                std::optional<Backend> forced);
   ~Store();
 
   Checkpointer& checkpointer() { return *checkpointer_; }
@@ -112,6 +127,7 @@ class Store {
   Status CloseAndSync();
 
   std::string path_;
+  std::optional<EncryptionOptions> encryption_;
   Backend backend_ = Backend::kRocksDb;
   Access access_ = Access::kRead;
   bool created_ = false;

@@ -1,6 +1,7 @@
 #include "native/store.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "native/cursor.h"
 #include "native/worker.h"
 #include "native/writer_pool.h"
+#include "rockpoint/encryption.h"
 #include "rockpoint/memory_checkpointer.h"
 
 namespace rockpoint::node {
@@ -45,6 +47,62 @@ CheckpointerLimits LimitsOption(const Napi::Object& options) {
       SizeOption(options, "maxValueBytes", limits.max_value_bytes);
   limits.max_id_bytes = SizeOption(options, "maxIdBytes", limits.max_id_bytes);
   return limits;
+}
+
+// RocksDbOptions whose encryption key is wiped (WipeSecret) as soon as the
+// open is done with it, and at the latest when this is destroyed: an open
+// that never runs (a later option throws) leaves no copy behind either.
+struct KeyedOptions {
+  RocksDbOptions options;
+
+  KeyedOptions() = default;
+  KeyedOptions(const KeyedOptions&) = delete;
+  KeyedOptions& operator=(const KeyedOptions&) = delete;
+  ~KeyedOptions() { WipeKey(); }
+
+  void WipeKey() {
+    if (options.encryption) WipeSecret(options.encryption->key);
+  }
+};
+
+// options.encryptionKey: absent (undefined / null) for a plaintext store,
+// else the AES-256 key of an encrypted one: a Uint8Array (a Buffer) of 32
+// bytes, or a string of 64 hex digits (surrounding whitespace ignored).
+// Throws a TypeError for another type and a RangeError for a wrong length
+// or a character that is not a hex digit; no message repeats the key.
+// src/saver.js checks the same first, so these throws are a last guard.
+std::optional<EncryptionOptions> EncryptionOption(const Napi::Object& options) {
+  Napi::Env env = options.Env();
+  Napi::Value value = options.Get("encryptionKey");
+  if (value.IsUndefined() || value.IsNull()) return std::nullopt;
+  EncryptionOptions encryption;
+  if (value.IsTypedArray() &&
+      value.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
+    auto bytes = value.As<Napi::Uint8Array>();
+    if (bytes.ByteLength() != kEncryptionKeyBytes) {
+      throw Napi::RangeError::New(
+          env, "options.encryptionKey must be 32 bytes, got " +
+                   std::to_string(bytes.ByteLength()));
+    }
+    encryption.key.assign(reinterpret_cast<const char*>(bytes.Data()),
+                          bytes.ByteLength());
+    return encryption;
+  }
+  if (value.IsString()) {
+    std::string text = value.As<Napi::String>().Utf8Value();
+    auto key = ParseEncryptionKey(text);
+    WipeSecret(text);
+    if (!key.ok()) {
+      throw Napi::RangeError::New(
+          env, "options.encryptionKey: " + key.status().message());
+    }
+    encryption.key = std::move(key).value();
+    return encryption;
+  }
+  throw Napi::TypeError::New(
+      env,
+      "options.encryptionKey must be a Buffer or Uint8Array of 32 bytes or a "
+      "string of 64 hex digits");
 }
 
 Napi::Object OptionsArg(const Napi::CallbackInfo& info, size_t index) {
@@ -172,11 +230,14 @@ std::shared_ptr<RocksDbCheckpointer> NativeStore::Rocks(Napi::Env env) const {
 
 // openRocksDb({path, createIfMissing, syncWrites, readOnly,
 //              blobFileMinBytes, blockCacheBytes, maxValueBytes, maxIdBytes,
-//              retention})
+//              retention, encryptionKey})
+// The key (EncryptionOption) is copied into one KeyedOptions, which the open
+// wipes once RocksDbCheckpointer::Open returns; the engine keeps its own.
 Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object options = OptionsArg(info, 0);
-  RocksDbOptions rocks;
+  auto keyed = std::make_shared<KeyedOptions>();
+  RocksDbOptions& rocks = keyed->options;
   rocks.path = RequiredString(options.Get("path"), "options.path");
   rocks.create_if_missing =
       BoolOption(options, "createIfMissing", rocks.create_if_missing);
@@ -188,10 +249,12 @@ Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
       SizeOption(options, "blockCacheBytes", rocks.block_cache_bytes);
   rocks.limits = LimitsOption(options);
   auto policy = RetentionFromJs(options.Get("retention"), "options.retention");
+  rocks.encryption = EncryptionOption(options);
   return PromiseWorker<Engine>::Start(
       env,
-      [rocks, policy]() -> Result<Engine> {
-        auto opened = RocksDbCheckpointer::Open(rocks);
+      [keyed, policy]() -> Result<Engine> {
+        auto opened = RocksDbCheckpointer::Open(keyed->options);
+        keyed->WipeKey();
         if (!opened.ok()) return opened.status();
         RocksDbCheckpointer* raw = opened.value().get();
         return EngineOf(std::move(opened).value(), raw, policy);
@@ -201,10 +264,18 @@ Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
       });
 }
 
-// openMemory({maxValueBytes, maxIdBytes, retention})
+// openMemory({maxValueBytes, maxIdBytes, retention}): an encryptionKey is a
+// TypeError, as the memory store keeps nothing at rest to encrypt.
 Napi::Value NativeStore::OpenMemory(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object options = OptionsArg(info, 0);
+  Napi::Value key = options.Get("encryptionKey");
+  if (!key.IsUndefined() && !key.IsNull()) {
+    throw Napi::TypeError::New(
+        env,
+        "options.encryptionKey is for a RocksDB store: the in-memory store "
+        "keeps nothing at rest");
+  }
   auto policy = RetentionFromJs(options.Get("retention"), "options.retention");
   auto engine =
       EngineOf(std::make_unique<MemoryCheckpointer>(LimitsOption(options)),

@@ -67,6 +67,22 @@ export interface RockpointOptions {
    * Not with readOnly. Default: none.
    */
   retention?: RetentionOptions;
+  /**
+   * Encryption at rest (RocksDB only): the AES-256 key, a Uint8Array (a
+   * Buffer) of 32 bytes or a string of 64 hex digits. Every record
+   * (checkpoints with their metadata, channel values, pending writes) is
+   * sealed with AES-256-GCM; ids (thread, namespace, checkpoint, channel,
+   * version, task, run) stay in the clear. A new store is encrypted from
+   * its first record on; an encrypted store opens only with its key, and a
+   * plaintext store that holds records does not open with one: both reject
+   * with code "InvalidArgument". A record that does not authenticate
+   * (tampered with, or moved) rejects its read with "Corruption". Another
+   * type throws a TypeError, a wrong length or a non-hex digit a
+   * RangeError (code "InvalidArgument"), before anything is opened; so
+   * does a key given to the in-memory store. The saver copies the key and
+   * zeroes its copy once the store is open. Default: none (plaintext).
+   */
+  encryptionKey?: Uint8Array | string;
   /** Serializer. Default: JsonPlusSerializer. */
   serde?: SerializerProtocol;
 }

@@ -42,7 +42,8 @@ export function tryLoadAddon(candidates = addonCandidates()) {
   throw rockpointError(
     "rockpoint: cannot load the native addon. Tried:\n  " +
       failures.join("\n  ") +
-      "\nThe prebuilt addon (linux-x64) needs librocksdb7.8 (Debian 12); " +
+      "\nThe prebuilt addon (linux-x64) needs librocksdb7.8 and libssl3 " +
+      "(Debian 12); " +
       "reinstall the package to build it from source instead (see README: " +
       "Requirements).",
     "Internal",

@@ -23,6 +23,11 @@
 // engine sweep it in the background, on a C++ thread of its own that never
 // touches JS (native/store.h); sweep() runs one pass on demand.
 //
+// Encryption at rest (encryption.js): a RocksDB store opened with an
+// `encryptionKey` seals every record with AES-256-GCM. A wrong or missing
+// key fails the open (InvalidArgument), a record that does not authenticate
+// fails its read (Corruption); the in-memory store takes no key.
+//
 // Thread-safety: one saver may be used by any number of concurrent graph
 // runs. A RocksDB store directory is held by one saver (one process) at a
 // time; close() releases it.
@@ -37,6 +42,7 @@ import {
   toTuple,
 } from "./codec.js";
 import { engineConfig, handled, idString, runnableConfig } from "./config.js";
+import { keyBytesOf, wipeKey } from "./encryption.js";
 import { rockpointError, withCode } from "./errors.js";
 import { toNativeValue } from "./metadata.js";
 import { loadNative } from "./native.js";
@@ -125,6 +131,11 @@ export class RockpointSaver extends BaseCheckpointSaver {
   /** Promise of the NativeStore while a RocksDB store is being opened. */
   #opening = null;
   #options;
+  /**
+   * The saver's copy of the encryption key (a 32-byte Buffer) until the
+   * store is open, then zeroed and dropped; undefined without a key.
+   */
+  #key = undefined;
   #closed = false;
   #closing = null;
   #order = new CallOrder();
@@ -135,10 +146,12 @@ export class RockpointSaver extends BaseCheckpointSaver {
    * @param location ":memory:" (default) for an in-memory store, a directory
    *   path for a RocksDB store, or an options object {path, syncWrites,
    *   createIfMissing, readOnly, blobFileMinBytes, blockCacheBytes,
-   *   maxValueBytes, maxIdBytes, retention, serde}. A RocksDB store opens on
-   *   first use; use RockpointSaver.open() to open it (and see errors) at
-   *   once. `retention` (retention.js) starts the background sweeper; a bad
-   *   one throws here, before anything is opened.
+   *   maxValueBytes, maxIdBytes, retention, encryptionKey, serde}. A
+   *   RocksDB store opens on first use; use RockpointSaver.open() to open it
+   *   (and see errors) at once. `retention` (retention.js) starts the
+   *   background sweeper; `encryptionKey` (encryption.js, RocksDB only)
+   *   encrypts the store. A bad one of either throws here, before anything
+   *   is opened.
    * @param serde the serializer; default JsonPlusSerializer.
    */
   constructor(location = MEMORY, serde = undefined) {
@@ -166,6 +179,18 @@ export class RockpointSaver extends BaseCheckpointSaver {
       }
       options.retention = normalizeRetention(options.retention);
     }
+    if (options.encryptionKey !== undefined && options.encryptionKey !== null &&
+        options.path === MEMORY) {
+      throw rockpointError(
+        "rockpoint: encryptionKey is for a RocksDB store: the in-memory " +
+          "store keeps nothing at rest, so it takes no key",
+        "InvalidArgument",
+        { type: TypeError },
+      );
+    }
+    // Last, so that no copy of the key is made when another option throws.
+    this.#key = keyBytesOf(options.encryptionKey);
+    delete options.encryptionKey;
     this.#options = options;
     if (options.path === MEMORY) {
       this.#native = loadNative().NativeStore.openMemory(options);
@@ -208,22 +233,33 @@ export class RockpointSaver extends BaseCheckpointSaver {
     if (this.#native) return this.#native;
     if (this.#closed) throw closedError();
     if (!this.#opening) {
-      this.#opening = loadNative()
-        .NativeStore.openRocksDb(this.#options)
-        .then(
-          (native) => {
-            this.#native = native;
-            return native;
-          },
-          (error) => {
-            this.#opening = null;  // a later call may retry.
-            throw rockpointError(
-              `rockpoint: cannot open store ${this.#options.path}: ${error.message}`,
-              typeof error.code === "string" ? error.code : "IOError",
-              { cause: error },
-            );
-          },
-        );
+      const keyed = this.#key !== undefined;
+      // The addon copies the key before openRocksDb returns.
+      const opening = loadNative().NativeStore.openRocksDb(
+        keyed ? { ...this.#options, encryptionKey: this.#key } : this.#options,
+      );
+      this.#opening = opening.then(
+        (native) => {
+          this.#native = native;
+          wipeKey(this.#key);
+          this.#key = undefined;
+          return native;
+        },
+        (error) => {
+          this.#opening = null;  // a later call may retry (with the key).
+          const code = typeof error.code === "string" ? error.code : "IOError";
+          const hint =
+            !keyed && code === "InvalidArgument" &&
+            /the store is encrypted/.test(error.message)
+              ? " (open it with the encryptionKey option)"
+              : "";
+          throw rockpointError(
+            `rockpoint: cannot open store ${this.#options.path}: ${error.message}${hint}`,
+            code,
+            { cause: error },
+          );
+        },
+      );
     }
     return this.#opening;
   }
@@ -577,6 +613,8 @@ export class RockpointSaver extends BaseCheckpointSaver {
   async close() {
     if (this.#closing) return this.#closing;
     this.#closed = true;
+    wipeKey(this.#key);
+    this.#key = undefined;
     this.#closing = (async () => {
       while (this.#inflight.size > 0) {
         await Promise.allSettled([...this.#inflight]);

@@ -1,14 +1,18 @@
 // langgraph.checkpoint.rockpoint._native: the engine for RockpointSaver
 // (saver.py). Not a public API.
+#include <Python.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "native/convert.h"
 #include "native/errors.h"
 #include "native/store.h"
+#include "rockpoint/encryption.h"
 
 namespace nb = nanobind;
 using rockpoint::py::Cursor;
@@ -24,6 +28,33 @@ std::optional<rockpoint::RetentionPolicy> OptionalPolicy(nb::handle spec) {
   if (spec.is_none()) return std::nullopt;
   return rockpoint::py::PolicyFromPy(spec);
 }
+
+// An encryption key argument: None, bytes or bytearray (the 32 key bytes),
+// or str (64 hex digits, surrounding whitespace ignored). saver.py checks
+// types and sizes first, with Python's messages; these checks keep the
+// module safe on its own.
+std::optional<std::string> KeyFromPy(nb::handle key) {
+  if (key.is_none()) return std::nullopt;
+  if (PyBytes_Check(key.ptr())) {
+    return std::string(PyBytes_AS_STRING(key.ptr()),
+                       static_cast<size_t>(PyBytes_GET_SIZE(key.ptr())));
+  }
+  if (PyByteArray_Check(key.ptr())) {
+    return std::string(PyByteArray_AS_STRING(key.ptr()),
+                       static_cast<size_t>(PyByteArray_GET_SIZE(key.ptr())));
+  }
+  if (PyUnicode_Check(key.ptr())) {
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(key.ptr(), &size);
+    if (text == nullptr) throw nb::python_error();
+    rockpoint::Result<std::string> parsed = rockpoint::ParseEncryptionKey(
+        std::string_view(text, static_cast<size_t>(size)));
+    rockpoint::py::ThrowIfError(parsed.status());
+    return std::move(parsed).value();
+  }
+  throw nb::type_error(
+      "encryption_key must be bytes (32) or str (64 hex digits) or None");
+}
 }  // namespace
 
 NB_MODULE(_native, m) {
@@ -38,7 +69,8 @@ NB_MODULE(_native, m) {
           "open_rocksdb",
           [](const std::string& path, bool sync_writes, bool create_if_missing,
              bool read_only, uint64_t blob_file_min_bytes,
-             uint64_t block_cache_bytes, nb::handle retention) {
+             uint64_t block_cache_bytes, nb::handle retention,
+             nb::handle encryption_key) {
             OpenOptions options;
             options.path = path;
             options.sync_writes = sync_writes;
@@ -47,11 +79,13 @@ NB_MODULE(_native, m) {
             options.blob_file_min_bytes = blob_file_min_bytes;
             options.block_cache_bytes = block_cache_bytes;
             options.retention = OptionalPolicy(retention);
+            options.encryption_key = KeyFromPy(encryption_key);
             return Store::OpenRocksDb(options);
           },
           nb::arg("path"), nb::arg("sync_writes"), nb::arg("create_if_missing"),
           nb::arg("read_only"), nb::arg("blob_file_min_bytes"),
-          nb::arg("block_cache_bytes"), A("retention") = nb::none())
+          nb::arg("block_cache_bytes"), A("retention") = nb::none(),
+          A("encryption_key") = nb::none())
       .def_static(
           "open_memory",
           [](nb::handle retention) {

@@ -4,10 +4,12 @@
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "native/convert.h"
 #include "native/errors.h"
+#include "rockpoint/encryption.h"
 #include "rockpoint/memory_checkpointer.h"
 #include "rockpoint/retention_checkpointer.h"
 #include "rockpoint/rocksdb_checkpointer.h"
@@ -59,9 +61,29 @@ Store::~Store() {
   engine_.reset();
 }
 
-std::shared_ptr<Store> Store::OpenRocksDb(const OpenOptions& options) {
-  CheckPolicy(options.retention);
+std::shared_ptr<Store> Store::OpenRocksDb(OpenOptions& options) {
   RocksDbOptions rocks;
+  // Every copy of the key is wiped on the way out, error or not (the
+  // engine keeps its own and wipes it when the store closes).
+  struct WipeKeys {
+    OpenOptions& options;
+    RocksDbOptions& rocks;
+    ~WipeKeys() {
+      if (options.encryption_key) WipeSecret(*options.encryption_key);
+      if (rocks.encryption) WipeSecret(rocks.encryption->key);
+    }
+  } wipe{options, rocks};
+  CheckPolicy(options.retention);
+  if (options.encryption_key) {
+    if (options.encryption_key->size() != kEncryptionKeyBytes) {
+      throw EngineError(Status::InvalidArgument(
+          "an encryption key must be 32 bytes, not " +
+          std::to_string(options.encryption_key->size())));
+    }
+    rocks.encryption.emplace();
+    rocks.encryption->key = *options.encryption_key;
+    WipeSecret(*options.encryption_key);
+  }
   rocks.path = options.path;
   rocks.sync_writes = options.sync_writes;
   rocks.create_if_missing = options.create_if_missing;
@@ -72,6 +94,7 @@ std::shared_ptr<Store> Store::OpenRocksDb(const OpenOptions& options) {
     nb::gil_scoped_release release;
     return RocksDbCheckpointer::Open(rocks);
   }();
+  if (rocks.encryption) WipeSecret(rocks.encryption->key);
   ThrowIfError(opened.status());
   return std::shared_ptr<Store>(
       new Store(WithRetention(std::move(opened).value(), options.retention),

@@ -44,13 +44,20 @@ struct OpenOptions {
   // With a policy, the engine is wrapped in a RetentionCheckpointer whose
   // sweeper runs on the system clock until Close().
   std::optional<RetentionPolicy> retention;
+  // The AES-256 key (exactly 32 bytes) of an encrypted store
+  // (docs/ENCRYPTION.md); nullopt: a plaintext store. Never empty when set
+  // (an empty EncryptionOptions::key would read ROCKPOINT_AES_KEY, which
+  // the binding never does implicitly). OpenRocksDb wipes its copies.
+  std::optional<std::string> encryption_key;
 };
 
 class Store : public std::enable_shared_from_this<Store> {
  public:
   // InvalidArgumentError for a retention policy that
-  // ValidateRetentionPolicy refuses (before anything is opened).
-  static std::shared_ptr<Store> OpenRocksDb(const OpenOptions& options);
+  // ValidateRetentionPolicy refuses or an encryption key that is not 32
+  // bytes (before anything is opened). Wipes options.encryption_key (and
+  // every copy it makes) before returning or throwing.
+  static std::shared_ptr<Store> OpenRocksDb(OpenOptions& options);
   static std::shared_ptr<Store> OpenMemory(
       const std::optional<RetentionPolicy>& retention);
   ~Store();

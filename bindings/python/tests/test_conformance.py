@@ -1,6 +1,7 @@
 """LangGraph's own conformance suite (langgraph-checkpoint-conformance)
-against a RocksDB store (a fresh directory per capability) and the memory
-store. Every capability must be detected and pass; the table is printed."""
+against a RocksDB store (a fresh directory per capability), an encrypted
+one (encryption_key, docs/ENCRYPTION.md) and the memory store. Every
+capability must be detected and pass; the table is printed."""
 
 from __future__ import annotations
 
@@ -27,6 +28,17 @@ async def rocksdb_saver() -> AsyncGenerator[RockpointSaver, None]:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+@checkpointer_test(name="RockpointSaver(rocksdb, encrypted)")
+async def encrypted_saver() -> AsyncGenerator[RockpointSaver, None]:
+    directory = tempfile.mkdtemp(prefix="rockpoint-conformance-")
+    saver = RockpointSaver.open(directory + "/store", encryption_key=bytes(range(32)))
+    try:
+        yield saver
+    finally:
+        saver.close()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 @checkpointer_test(name="RockpointSaver(memory)")
 async def memory_saver() -> AsyncGenerator[RockpointSaver, None]:
     with RockpointSaver.memory() as saver:
@@ -46,7 +58,9 @@ def _table(report: CapabilityReport) -> str:
 
 
 @pytest.mark.parametrize(
-    "registered", [rocksdb_saver, memory_saver], ids=["rocksdb", "memory"]
+    "registered",
+    [rocksdb_saver, encrypted_saver, memory_saver],
+    ids=["rocksdb", "rocksdb-encrypted", "memory"],
 )
 async def test_conformance(registered, capsys: pytest.CaptureFixture[str]) -> None:
     report = await validate(registered)

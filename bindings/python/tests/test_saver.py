@@ -244,8 +244,9 @@ async def test_many_tasks_async(tmp_path: Any) -> None:
 
 
 def test_extension_needs_only_base_system_libraries() -> None:
-    """ldd of the installed extension: librocksdb, libgflags and libsnappy come
-    from the package directory; the rest is Debian's base system."""
+    """ldd of the installed extension: librocksdb, libgflags, libsnappy and
+    libcrypto come from the package directory; the rest is Debian's base
+    system."""
     import langgraph.checkpoint.rockpoint._native as native
 
     out = subprocess.run(
@@ -258,7 +259,12 @@ def test_extension_needs_only_base_system_libraries() -> None:
         for line in out.splitlines()
         if "=>" in line and "/" in line.split("=>")[1]
     }
-    for bundled in ("librocksdb.so.7.8", "libgflags.so.2.2", "libsnappy.so.1"):
+    for bundled in (
+        "librocksdb.so.7.8",
+        "libgflags.so.2.2",
+        "libsnappy.so.1",
+        "libcrypto.so.3",
+    ):
         assert resolved[bundled].startswith(package_dir), (bundled, out)
     base = {
         "libstdc++.so.6",

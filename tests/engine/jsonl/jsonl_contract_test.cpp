@@ -3,18 +3,23 @@
 //   jsonl          default compaction (after 1000 lines at the least), so
 //                  the suite's small stores are read back from the journal
 //                  exactly as appended, deletes and prunes as lines;
-//   jsonl-compact  auto_compact_min_lines 1 and a Compact() before every
-//                  reopen, so every read after a reopen comes from a
-//                  snapshot written by compaction.
+//   jsonl-compact-encrypted
+//                  an encrypted store (the key in EncryptionOptions),
+//                  auto_compact_min_lines 1 and a Compact() before every
+//                  reopen, so sealed lines are both appended and rewritten
+//                  by compaction, and every read after a reopen comes from
+//                  a sealed snapshot.
 #include <memory>
 #include <string>
 
 #include "engine/contract_suite.h"
+#include "rockpoint/encryption.h"
 #include "rockpoint/jsonl_checkpointer.h"
 
 namespace {
 
-// A journal in a fresh directory; `compact` selects the second variant.
+// A journal in a fresh directory; `compact` selects the second variant
+// (compacting and encrypted).
 class JsonlHarnessBase {
  public:
   explicit JsonlHarnessBase(bool compact) : compact_(compact) { Open(); }
@@ -33,10 +38,15 @@ class JsonlHarnessBase {
     // Durability across a process crash is jsonl_crash_test's subject; no
     // fdatasync keeps the suite quick.
     options.sync_writes = false;
-    if (compact_) options.auto_compact_min_lines = 1;
+    if (compact_) {
+      options.auto_compact_min_lines = 1;
+      options.encryption = rockpoint::EncryptionOptions{kKey};
+    }
     store_ =
         rockpoint::testing::Unwrap(rockpoint::JsonlCheckpointer::Open(options));
   }
+
+  static constexpr const char* kKey = "0123456789abcdef0123456789abcdef";
 
   bool compact_;
   rockpoint::testing::TempDir dir_;
@@ -51,7 +61,7 @@ class JsonlHarness : public JsonlHarnessBase {
 
 class JsonlCompactingHarness : public JsonlHarnessBase {
  public:
-  static constexpr const char* kName = "jsonl-compact";
+  static constexpr const char* kName = "jsonl-compact-encrypted";
   JsonlCompactingHarness() : JsonlHarnessBase(/*compact=*/true) {}
 };
 

@@ -2,6 +2,16 @@
 // (tests/engine/postgres/postgres_test_server.h): one database for this
 // binary, emptied for each case; Reopen() closes every connection and opens
 // a new checkpointer, so what a case reads came back from the server.
+//
+// The suite runs twice, instantiated once (an instantiation costs minutes of
+// compile time): on a plaintext database (LangGraph's format) in this
+// process, and on an encrypted one (the key in EncryptionOptions) in a child
+// process of this binary, which the case "postgres: the contract suite on an
+// encrypted database" starts with kEncryptedVariable set.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -11,9 +21,18 @@
 
 namespace {
 
-// The database of this binary's contract cases, created once.
+// Set in the child process that runs the suite encrypted.
+constexpr const char* kEncryptedVariable = "ROCKPOINT_TEST_POSTGRES_ENCRYPTED";
+
+bool Encrypted() {
+  const char* value = std::getenv(kEncryptedVariable);
+  return value != nullptr && std::string(value) == "1";
+}
+
+// The database of this process's contract cases, created once.
 const std::string& ContractDatabase() {
-  static const std::string url = rockpoint::testing::FreshDatabase("contract");
+  static const std::string url = rockpoint::testing::FreshDatabase(
+      Encrypted() ? "contract_encrypted" : "contract");
   return url;
 }
 
@@ -47,6 +66,10 @@ class PostgresHarness {
     rockpoint::PostgresOptions options;
     options.url = ContractDatabase();
     options.pool_size = 2;
+    if (Encrypted()) {
+      options.encryption = rockpoint::EncryptionOptions{
+          std::string(rockpoint::kEncryptionKeyBytes, 'c')};
+    }
     store_ = rockpoint::testing::Unwrap(
         rockpoint::PostgresCheckpointer::Open(options));
   }
@@ -57,3 +80,18 @@ class PostgresHarness {
 }  // namespace
 
 ROCKPOINT_CONTRACT_SUITE(PostgresHarness);
+
+TEST_CASE("postgres: the contract suite on an encrypted database") {
+  if (Encrypted()) return;  // the child runs the contract cases only.
+  // This binary again, its contract cases only, with its output here.
+  const std::string binary =
+      std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string command = std::string(kEncryptedVariable) + "=1 '" +
+                              binary + "' --test-case='contract*'";
+  const int status = std::system(command.c_str());
+  REQUIRE(status != -1);
+  CHECK_MESSAGE(WIFEXITED(status), command);
+  CHECK_MESSAGE(WEXITSTATUS(status) == 0,
+                command << ": the encrypted contract run failed (its "
+                           "report is above)");
+}

@@ -98,7 +98,12 @@ TEST_CASE("FORMAT.md: every key of a store is a documented kind") {
   for (const TagRow& row : FormatDocTags()) rows.emplace(row.tag, row);
 
   TempDir dir;
-  auto store = layout_test::OpenAt(dir.Sub("store"));
+  // Encrypted, so that meta holds the store id and key check too.
+  RocksDbOptions options;
+  options.path = dir.Sub("store");
+  options.sync_writes = false;
+  options.encryption = EncryptionOptions{std::string(kEncryptionKeyBytes, 'k')};
+  auto store = Unwrap(RocksDbCheckpointer::Open(options));
   // Every key kind: a checkpoint with a value, a run and a child; writes;
   // a hidden checkpoint.
   DoPut(*store, {.thread = "t",

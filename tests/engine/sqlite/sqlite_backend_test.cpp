@@ -58,15 +58,18 @@ TEST_CASE("sqlite schema: tables, indexes, user_version, WAL") {
   CHECK(raw.Column("SELECT name FROM sqlite_master WHERE type = 'table' "
                    "ORDER BY name") ==
         std::vector<std::string>{"checkpoint_blobs", "checkpoint_writes",
-                                 "checkpoints"});
+                                 "checkpoints", "rockpoint_meta"});
   std::vector<std::string> indexes = raw.Column(
       "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name");
   for (const char* name : {"checkpoints_by_run", "checkpoints_newest",
                            "checkpoints_thread_newest"}) {
     CHECK(Contains(indexes, name));
   }
-  CHECK(raw.Column("PRAGMA user_version") == std::vector<std::string>{"1"});
+  CHECK(raw.Column("PRAGMA user_version") == std::vector<std::string>{"2"});
   CHECK(raw.Column("PRAGMA journal_mode") == std::vector<std::string>{"wal"});
+  // A plaintext store keeps nothing in rockpoint_meta.
+  CHECK(raw.Column("SELECT count(*) FROM rockpoint_meta") ==
+        std::vector<std::string>{"0"});
   // The version column is typeless, so values keep their storage class.
   CHECK(raw.Column("SELECT type FROM pragma_table_info('checkpoint_blobs') "
                    "WHERE name = 'version'") == std::vector<std::string>{""});
@@ -172,16 +175,37 @@ TEST_CASE("sqlite refuses a database with a newer schema version") {
   TempDir dir;
   const std::string path = dir.Sub("db.sqlite");
   DoPut(*OpenStore(path), {.thread = "t", .id = CpId(1)});
-  RawDb(path).Exec("PRAGMA user_version = 2");
+  RawDb(path).Exec("PRAGMA user_version = 3");
   Result<std::unique_ptr<SqliteCheckpointer>> opened =
       SqliteCheckpointer::Open(SqliteOptions{.path = path});
   REQUIRE_FALSE(opened.ok());
   INFO(opened.status().ToString());
   CHECK(opened.status().IsInvalidArgument());
-  CHECK(opened.status().message().find("schema version 2") !=
+  CHECK(opened.status().message().find("schema version 3") !=
         std::string::npos);
   CHECK(RawDb(path).Column("PRAGMA user_version") ==
-        std::vector<std::string>{"2"});
+        std::vector<std::string>{"3"});
+}
+
+TEST_CASE("sqlite schema version 1 is upgraded by a read-write open") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  DoPut(*OpenStore(path), {.thread = "t", .id = CpId(1)});
+  // Version 1: the three tables without rockpoint_meta.
+  RawDb(path).Exec("DROP TABLE rockpoint_meta; PRAGMA user_version = 1");
+  {
+    // Read-only: read as a plaintext store, nothing changed.
+    auto reader = Unwrap(SqliteCheckpointer::Open(
+        SqliteOptions{.path = path, .read_only = true}));
+    CHECK(MustGet(*reader, Cfg("t")).checkpoint.id == CpId(1));
+  }
+  CHECK(RawDb(path).Column("PRAGMA user_version") ==
+        std::vector<std::string>{"1"});
+  CHECK(MustGet(*OpenStore(path), Cfg("t")).checkpoint.id == CpId(1));
+  RawDb raw(path);
+  CHECK(raw.Column("PRAGMA user_version") == std::vector<std::string>{"2"});
+  CHECK(raw.Column("SELECT count(*) FROM rockpoint_meta") ==
+        std::vector<std::string>{"0"});
 }
 
 // Issue #19, defect 3 (SQLite): a read-write open re-created the schema and
@@ -208,7 +232,7 @@ TEST_CASE(
   RawDb(other).Exec("CREATE TABLE unrelated (x)");
   DoPut(*OpenStore(other), {.thread = "t", .id = CpId(1)});
   CHECK(RawDb(other).Column("PRAGMA user_version") ==
-        std::vector<std::string>{"1"});
+        std::vector<std::string>{"2"});
 }
 
 TEST_CASE("sqlite open errors are statuses") {

@@ -1,6 +1,7 @@
-// The contract suite on SqliteCheckpointer, twice: a file database that
-// Reopen() really closes and reopens (WAL and all), and ":memory:" (where
-// Reopen() is a no-op, since closing would lose everything).
+// The contract suite on SqliteCheckpointer, twice: an encrypted file
+// database (key given in EncryptionOptions) that Reopen() really closes and
+// reopens (WAL and all), and a plaintext ":memory:" one (where Reopen() is
+// a no-op, since closing would lose everything).
 #include <memory>
 #include <string>
 
@@ -9,10 +10,10 @@
 
 namespace {
 
-class SqliteFileHarness {
+class SqliteEncryptedFileHarness {
  public:
-  static constexpr const char* kName = "sqlite-file";
-  SqliteFileHarness() { Open(); }
+  static constexpr const char* kName = "sqlite-file-encrypted";
+  SqliteEncryptedFileHarness() { Open(); }
   rockpoint::Checkpointer& store() { return *store_; }
   void Reopen() {
     store_.reset();
@@ -26,6 +27,8 @@ class SqliteFileHarness {
     // Durability across a process crash is not what the suite checks;
     // NORMAL keeps it quick.
     options.sync_writes = false;
+    options.encryption = rockpoint::EncryptionOptions{
+        std::string(rockpoint::kEncryptionKeyBytes, '\x5a')};
     store_ = rockpoint::testing::Unwrap(
         rockpoint::SqliteCheckpointer::Open(options));
   }
@@ -52,5 +55,5 @@ class SqliteMemoryHarness {
 
 }  // namespace
 
-ROCKPOINT_CONTRACT_SUITE(SqliteFileHarness);
+ROCKPOINT_CONTRACT_SUITE(SqliteEncryptedFileHarness);
 ROCKPOINT_CONTRACT_SUITE(SqliteMemoryHarness);

@@ -47,8 +47,45 @@ class RawDb {
   std::vector<std::string> Plan(const std::string& sql) {
     return Column("EXPLAIN QUERY PLAN " + sql, 3);
   }
+  // Column `column` of every row of `sql` as raw bytes (NULL: empty), with
+  // `params` bound as BLOBs to ?1, ?2, ...
+  std::vector<std::string> Blobs(const std::string& sql,
+                                 const std::vector<std::string>& params = {},
+                                 int column = 0) {
+    sqlite3_stmt* stmt = Prepared(sql, params);
+    std::vector<std::string> out;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      const void* data = sqlite3_column_blob(stmt, column);
+      const int size = sqlite3_column_bytes(stmt, column);
+      out.emplace_back(static_cast<const char*>(data),
+                       data == nullptr ? 0 : static_cast<size_t>(size));
+    }
+    sqlite3_finalize(stmt);
+    return out;
+  }
+  // Runs `sql` (no result rows) with `params` bound as BLOBs.
+  void Run(const std::string& sql, const std::vector<std::string>& params) {
+    sqlite3_stmt* stmt = Prepared(sql, params);
+    const int rc = sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    REQUIRE_MESSAGE(rc == SQLITE_DONE, sql << ": " << sqlite3_errmsg(db_));
+  }
 
  private:
+  sqlite3_stmt* Prepared(const std::string& sql,
+                         const std::vector<std::string>& params) {
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE_MESSAGE(
+        sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK,
+        sql << ": " << sqlite3_errmsg(db_));
+    for (size_t i = 0; i < params.size(); ++i) {
+      REQUIRE(sqlite3_bind_blob(stmt, static_cast<int>(i + 1), params[i].data(),
+                                static_cast<int>(params[i].size()),
+                                SQLITE_TRANSIENT) == SQLITE_OK);
+    }
+    return stmt;
+  }
+
   sqlite3* db_ = nullptr;
 };
 

@@ -96,6 +96,19 @@ export async function main(dir: string): Promise<void> {
   }
   await retained.close();
 
+  // Encryption at rest: a 32-byte key as bytes (a Buffer is a Uint8Array)
+  // or as 64 hex digits.
+  const keyBytes: Uint8Array = new Uint8Array(32);
+  const encrypted = await RockpointSaver.open(`${dir}-encrypted`, {
+    encryptionKey: keyBytes,
+    retention: policy,
+  });
+  await encrypted.close();
+  const keyText: RockpointOptions["encryptionKey"] = "00".repeat(32);
+  await (await RockpointSaver.open(`${dir}-encrypted`, { encryptionKey: keyText })).close();
+  // @ts-expect-error a key is bytes or hex text, never a number
+  void RockpointSaver.open(`${dir}-encrypted`, { encryptionKey: 42 });
+
   try {
     await RockpointSaver.open(dir);
   } catch (error) {

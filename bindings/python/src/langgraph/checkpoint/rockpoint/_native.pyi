@@ -24,6 +24,7 @@ class Store:
         blob_file_min_bytes: int,
         block_cache_bytes: int,
         retention: RetentionSpec | None = None,
+        encryption_key: bytes | bytearray | str | None = None,
     ) -> Store: ...
     @staticmethod
     def open_memory(retention: RetentionSpec | None = None) -> Store: ...

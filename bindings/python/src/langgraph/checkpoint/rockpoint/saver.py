@@ -18,6 +18,11 @@ Retention: ``open(path, retention=Retention(...))`` (or a LangGraph TTL
 config mapping) runs a background sweeper that expires old checkpoints;
 ``sweep()`` runs one pass on demand (retention.py).
 
+Encryption at rest: ``open(path, encryption_key=KEY)`` (32 bytes, or 64 hex
+digits) seals every record (checkpoints with their metadata, channel values,
+writes) with AES-256-GCM in the engine (docs/ENCRYPTION.md). ``None`` (the
+default) is a plaintext store; ROCKPOINT_AES_KEY is never read implicitly.
+
 Thread-safety: one saver (and its copies) may be called from many threads
 and asyncio tasks at once. A RocksDB store directory is held by one process
 at a time; a second process gets BusyError naming the lock.
@@ -28,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from functools import partial
@@ -47,7 +53,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from langgraph.checkpoint.rockpoint import _native
 from langgraph.checkpoint.rockpoint._shared import SharedStore
-from langgraph.checkpoint.rockpoint.errors import BusyError
+from langgraph.checkpoint.rockpoint.errors import BusyError, InvalidArgumentError
 from langgraph.checkpoint.rockpoint.retention import (
     Retention,
     RetentionReport,
@@ -77,6 +83,46 @@ def _micros_since_epoch(now: datetime | None) -> int:
     elif now.tzinfo is None or now.utcoffset() is None:
         now = now.replace(tzinfo=timezone.utc)
     return (now - _EPOCH) // _MICROSECOND
+
+
+# An AES-256 key: 32 bytes, or as text 64 hex digits (the engine's
+# ParseEncryptionKey, which ignores surrounding spaces, tabs and newlines).
+_KEY_BYTES = 32
+_KEY_SPACE = " \t\r\n"
+_HEX_KEY = re.compile(r"[0-9a-fA-F]{64}")
+
+
+def _check_encryption_key(
+    key: bytes | bytearray | str | None,
+) -> bytes | bytearray | str | None:
+    """``key`` as the engine takes it (str: trimmed), or None; TypeError or
+    ValueError otherwise. No message repeats the key."""
+    if key is None:
+        return None
+    if isinstance(key, (bytes, bytearray)):
+        if len(key) != _KEY_BYTES:
+            raise ValueError(
+                f"encryption_key as bytes must be exactly {_KEY_BYTES} bytes, "
+                f"not {len(key)} (or pass 64 hex digits as a str)"
+            )
+        return key
+    if isinstance(key, str):
+        text = key.strip(_KEY_SPACE)
+        if len(text) != 2 * _KEY_BYTES:
+            raise ValueError(
+                "encryption_key as str must be 64 hex digits (32 bytes), "
+                f"not {len(text)} characters"
+            )
+        if _HEX_KEY.fullmatch(text) is None:
+            raise ValueError(
+                "encryption_key as str must be 64 hex digits: found a "
+                "character that is not one"
+            )
+        return text
+    raise TypeError(
+        "encryption_key must be bytes (32), str (64 hex digits) or None, "
+        f"not {type(key).__name__}"
+    )
 
 
 def _split_filter(
@@ -163,6 +209,7 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         blob_file_min_bytes: int = 64 << 10,
         block_cache_bytes: int = 64 << 20,
         retention: Retention | Mapping[str, Any] | None = None,
+        encryption_key: bytes | bytearray | str | None = None,
     ) -> RockpointSaver:
         """Opens (or creates) the RocksDB store in directory ``path``.
 
@@ -172,7 +219,22 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         (Retention.from_ttl); the store then runs a sweeper that applies it
         every ``sweep_interval`` until close(). ValueError with
         ``read_only``. Raises BusyError if another process holds the store.
+
+        ``encryption_key``: the AES-256 key of an encrypted store, as 32
+        ``bytes`` (or ``bytearray``) or a ``str`` of 64 hex digits
+        (surrounding whitespace ignored). A new store is created encrypted;
+        an existing one must be encrypted under this key. ``None`` (the
+        default): a plaintext store; the environment variable
+        ROCKPOINT_AES_KEY is not read (pass ``os.environ[...]`` yourself).
+        A key of another type is a TypeError, of another size or with a
+        non-hex digit a ValueError, both before anything is opened.
+        InvalidArgumentError from the engine: a wrong key, no key for an
+        encrypted store, or a key for a plaintext store that holds records
+        (encrypt it with ``rockpoint rekey``). A record that does not
+        authenticate when read (tampered, moved, truncated) is
+        CorruptionError.
         """
+        key = _check_encryption_key(encryption_key)
         policy = resolve(retention)
         if policy is not None and read_only:
             raise ValueError(
@@ -188,6 +250,7 @@ class RockpointSaver(BaseCheckpointSaver[str]):
                 blob_file_min_bytes,
                 block_cache_bytes,
                 None if policy is None else policy._native(),
+                key,
             )
         except BusyError as error:
             lock = os.path.join(str(path), "LOCK")
@@ -195,6 +258,15 @@ class RockpointSaver(BaseCheckpointSaver[str]):
                 f"{error} (the lock is the RocksDB lock file {lock}; "
                 "close the saver that holds it)"
             ) from None
+        except InvalidArgumentError as error:
+            if key is None and str(error).startswith("the store is encrypted"):
+                # The engine's message names its C++ and CLI options.
+                raise InvalidArgumentError(
+                    f"the store is encrypted: give its key, "
+                    f"RockpointSaver.open(path, encryption_key=...) "
+                    f"(ROCKPOINT_AES_KEY is not read implicitly): {path}"
+                ) from None
+            raise
         return cls(SharedStore(native, str(path), policy), serde=serde)
 
     @classmethod
@@ -203,9 +275,17 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         *,
         serde: SerializerProtocol | None = None,
         retention: Retention | Mapping[str, Any] | None = None,
+        encryption_key: None = None,
     ) -> RockpointSaver:
         """An in-memory saver (the engine's reference backend); ``retention``
-        as with open()."""
+        as with open(). It holds nothing at rest, so it takes no
+        ``encryption_key``: passing one is a ValueError."""
+        if encryption_key is not None:
+            raise ValueError(
+                "encryption_key is for a store on disk (RockpointSaver.open"
+                "(path, encryption_key=...)): a memory saver holds nothing "
+                "at rest and is never encrypted"
+            )
         policy = resolve(retention)
         native = _native.Store.open_memory(None if policy is None else policy._native())
         return cls(SharedStore(native, MEMORY, policy), serde=serde)

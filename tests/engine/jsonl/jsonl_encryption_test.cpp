@@ -1,0 +1,574 @@
+// Encryption at rest of a JSONL store (engine/jsonl/FORMAT.md, "Encrypted
+// journals"): what the journal holds in the clear and sealed, opening with
+// and without the right key, every way a sealed line can be broken
+// (Corruption naming the record, nothing returned), reads, filters and
+// copy_thread on an encrypted store, and Rekey.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/jsonl/journal_test_util.h"
+#include "engine/jsonl/json_text.h"
+
+namespace rockpoint {
+namespace {
+
+using namespace ::rockpoint::testing::journal;  // NOLINT: test helpers
+using Json = nlohmann::ordered_json;
+
+const std::string kKeyA(32, 'a');
+const std::string kKeyB(32, 'b');
+constexpr std::string_view kValueMarker = "VALUE-MARKER-7f3a";
+constexpr std::string_view kMetaMarker = "META-MARKER-91c2";
+constexpr std::string_view kWriteMarker = "WRITE-MARKER-5d0e";
+constexpr std::string_view kEncryptedHeaderStart =
+    R"({"kind":"header","format":"rockpoint-journal","version":2,)"
+    R"("encryption":{"cipher":"aes-256-gcm","store_id":")";
+
+JsonlOptions Encrypted(const std::string& path,
+                       const std::optional<std::string>& key = kKeyA,
+                       bool read_only = false) {
+  JsonlOptions options = Options(path, read_only);
+  if (key) options.encryption = EncryptionOptions{*key};
+  return options;
+}
+
+// Two threads with delta chains, a namespace, markers in a value, in
+// metadata and in a write, and a hidden checkpoint.
+void Fill(Checkpointer& store) {
+  PutDeltaThread(store, "t", "", 6, 2);
+  PutDeltaThread(store, "u", "", 6, 3);
+  PutDeltaThread(store, "u", "sub:1", 3, 2);
+  DoPut(store,
+        {.thread = "m",
+         .id = CpId(0),
+         .values = {{"msgs", Val("\"" + std::string(kValueMarker) + "\"")}},
+         .versions = {{"msgs", int64_t{1}}},
+         .metadata = Meta(
+             {{"note", Value(std::string(kMetaMarker))}, {"step", Value(0)}})});
+  DoWrites(store, "m", CpId(0), {W("msgs", std::string(kWriteMarker))},
+           "task-m");
+  RP_REQUIRE_OK(store.HideCheckpoint(Cfg("u", CpId(1))));
+}
+
+const std::vector<std::string> kThreads = {"t", "u", "m"};
+
+// The journal at `path` after filling a new store with `options`, and what
+// the store held.
+Content MakeStore(const JsonlOptions& options) {
+  auto store = MustOpen(options);
+  Fill(*store);
+  Content content = Observe(*store, kThreads);
+  RP_REQUIRE_OK(store->Close());
+  return content;
+}
+
+Content Reopened(const JsonlOptions& options) {
+  auto store = MustOpen(options);
+  Content content = Observe(*store, kThreads);
+  RP_REQUIRE_OK(store->Close());
+  return content;
+}
+
+bool HasMarker(const std::string& bytes) {
+  for (std::string_view marker : {kValueMarker, kMetaMarker, kWriteMarker}) {
+    if (bytes.find(marker) != std::string::npos) return true;
+  }
+  return false;
+}
+
+Json Parse(const std::string& line) {
+  Json json = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  REQUIRE_MESSAGE(json.is_object(), line);
+  return json;
+}
+
+// The 1-based number of the first line of `journal` of `kind` in `thread`
+// (any thread if empty).
+size_t FindLine(const std::string& journal, std::string_view kind,
+                std::string_view thread = "") {
+  const std::vector<std::string> lines = SplitLines(journal);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const Json json = Parse(lines[i]);
+    if (json["kind"] == kind && (thread.empty() || json["thread"] == thread)) {
+      return i + 1;
+    }
+  }
+  FAIL("no " << kind << " line of thread " << thread);
+  return 0;
+}
+
+std::string LineAt(const std::string& journal, size_t number) {
+  return SplitLines(journal).at(number - 1);
+}
+
+std::string WithLine(const std::string& journal, size_t number,
+                     const std::string& line) {
+  std::vector<std::string> lines = SplitLines(journal);
+  lines.at(number - 1) = line;
+  return JoinLines(lines);
+}
+
+// `line` with its sealed bytes replaced by what `change` makes of them.
+template <typename Change>
+std::string ChangeSealed(const std::string& line, Change change) {
+  Json json = Parse(line);
+  std::string bytes =
+      Unwrap(jsonl::Base64Decode(json["sealed"].get<std::string>()));
+  change(bytes);
+  json["sealed"] = jsonl::Base64Encode(bytes);
+  return json.dump();
+}
+
+// Writing `bytes` to the journal, an open with the key (read-write and
+// read-only) is Corruption naming line `line` and containing `names`; the
+// file is left as it was.
+void CheckCorrupt(const std::string& path, const std::string& bytes,
+                  size_t line, std::string_view names) {
+  WriteBytes(path, bytes);
+  for (const bool read_only : {false, true}) {
+    CAPTURE(read_only);
+    auto opened = JsonlCheckpointer::Open(Encrypted(path, kKeyA, read_only));
+    REQUIRE_FALSE(opened.ok());
+    CAPTURE(opened.status().ToString());
+    CHECK(opened.status().IsCorruption());
+    CHECK(opened.status().message().find("line " + std::to_string(line)) !=
+          std::string::npos);
+    CHECK(opened.status().message().find(names) != std::string::npos);
+    CHECK(ReadBytes(path) == bytes);
+  }
+}
+
+void CheckInvalid(const JsonlOptions& options, std::string_view says) {
+  const std::string before = ReadBytes(options.path);
+  auto opened = JsonlCheckpointer::Open(options);
+  REQUIRE_FALSE(opened.ok());
+  CAPTURE(opened.status().ToString());
+  CHECK(opened.status().IsInvalidArgument());
+  CHECK(opened.status().message().find(says) != std::string::npos);
+  CHECK(ReadBytes(options.path) == before);
+}
+
+TEST_CASE("jsonl encryption: the journal holds identifiers and sealed bytes") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  const Content content = MakeStore(Encrypted(path));
+  // Control: the same calls on a plaintext store write the markers.
+  const std::string plain_path = dir.Sub("plain.jsonl");
+  CHECK(MakeStore(Options(plain_path)) == content);
+  CHECK(HasMarker(ReadBytes(plain_path)));
+
+  const auto check_journal = [&](const std::string& journal) {
+    CHECK_FALSE(HasMarker(journal));
+    const std::vector<std::string> lines = SplitLines(journal);
+    CHECK(lines[0].starts_with(kEncryptedHeaderStart));
+    size_t sealed = 0;
+    for (size_t i = 1; i < lines.size(); ++i) {
+      CAPTURE(lines[i]);
+      const Json json = Parse(lines[i]);
+      const std::string kind = json["kind"];
+      std::vector<std::string> members;
+      for (const auto& [member, unused] : json.items()) {
+        members.push_back(member);
+      }
+      if (kind == "value") {
+        CHECK(members == std::vector<std::string>{"kind", "thread", "ns",
+                                                  "channel", "version",
+                                                  "sealed"});
+      } else if (kind == "checkpoint") {
+        CHECK(members == std::vector<std::string>{"kind", "thread", "ns", "id",
+                                                  "parent", "sealed"});
+      } else if (kind == "write") {
+        CHECK(members == std::vector<std::string>{"kind", "thread", "ns",
+                                                  "checkpoint", "task_path",
+                                                  "task_id", "idx", "sealed"});
+      } else {
+        continue;
+      }
+      ++sealed;
+    }
+    CHECK(sealed > 50);
+  };
+  SUBCASE("as appended") { check_journal(ReadBytes(path)); }
+  SUBCASE("as compacted") {
+    auto store = MustOpen(Encrypted(path));
+    RP_REQUIRE_OK(store->Compact());
+    CHECK(StatsOf(*store).encrypted);
+    RP_REQUIRE_OK(store->Close());
+    check_journal(ReadBytes(path));
+  }
+  CHECK(Reopened(Encrypted(path)) == content);
+  CHECK(Reopened(Encrypted(path, kKeyA, /*read_only=*/true)) == content);
+}
+
+TEST_CASE("jsonl encryption: the key is read from ROCKPOINT_AES_KEY") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  const Content content = MakeStore(Encrypted(path));
+  ::setenv(kEncryptionKeyEnvironment, FormatEncryptionKey(kKeyA).c_str(), 1);
+  CHECK(Reopened(Encrypted(path, std::string())) == content);
+  ::setenv(kEncryptionKeyEnvironment, FormatEncryptionKey(kKeyB).c_str(), 1);
+  CheckInvalid(Encrypted(path, std::string()), "wrong encryption key");
+  ::unsetenv(kEncryptionKeyEnvironment);
+  auto unset = JsonlCheckpointer::Open(Encrypted(path, std::string()));
+  CHECK(unset.status().IsInvalidArgument());
+}
+
+TEST_CASE("jsonl encryption: opening with a key that does not fit the store") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  MakeStore(Encrypted(path));
+  SUBCASE("no key") { CheckInvalid(Encrypted(path, std::nullopt), "key"); }
+  SUBCASE("no key, read-only") {
+    CheckInvalid(Encrypted(path, std::nullopt, /*read_only=*/true), "key");
+  }
+  SUBCASE("a wrong key") {
+    CheckInvalid(Encrypted(path, kKeyB), "wrong encryption key");
+  }
+  SUBCASE("a wrong key, read-only") {
+    CheckInvalid(Encrypted(path, kKeyB, /*read_only=*/true),
+                 "wrong encryption key");
+  }
+  SUBCASE("a key of the wrong size") {
+    CheckInvalid(Encrypted(path, std::string(31, 'a')), "32 bytes");
+  }
+  SUBCASE("a plaintext store with records, and a key") {
+    const std::string plain = dir.Sub("plain.jsonl");
+    MakeStore(Options(plain));
+    CheckInvalid(Encrypted(plain), "plaintext records");
+  }
+}
+
+TEST_CASE("jsonl encryption: an empty plaintext journal opened with a key") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  RP_REQUIRE_OK(MustOpen(Options(path))->Close());
+  REQUIRE(ReadBytes(path) == std::string(kHeaderLine) + "\n");
+  SUBCASE("read-only: nothing is written") {
+    auto store = MustOpen(Encrypted(path, kKeyA, /*read_only=*/true));
+    CHECK(StatsOf(*store).encrypted);
+    CHECK(ReadBytes(path) == std::string(kHeaderLine) + "\n");
+  }
+  SUBCASE("read-write: it becomes an encrypted store") {
+    const Content content = MakeStore(Encrypted(path));
+    CHECK(ReadBytes(path).starts_with(kEncryptedHeaderStart));
+    CHECK_FALSE(HasMarker(ReadBytes(path)));
+    CHECK(Reopened(Encrypted(path)) == content);
+    CheckInvalid(Options(path), "encrypted");
+  }
+}
+
+TEST_CASE(
+    "jsonl encryption: the start of an encrypted header is a creation "
+    "that stopped") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  RP_REQUIRE_OK(MustOpen(Encrypted(path))->Close());
+  const std::string header = ReadBytes(path);
+  REQUIRE(header.starts_with(kEncryptedHeaderStart));
+  for (const size_t cut :
+       {size_t{12}, kEncryptedHeaderStart.size() + 3, header.size() - 1}) {
+    CAPTURE(cut);
+    const std::string torn = header.substr(0, cut);
+    WriteBytes(path, torn);
+    {
+      auto store = MustOpen(Encrypted(path, kKeyA, /*read_only=*/true));
+      CHECK(StatsOf(*store).torn_tail_bytes == cut);
+      CHECK(ReadBytes(path) == torn);
+    }
+    const Content content = MakeStore(Encrypted(path));
+    CHECK(ReadBytes(path).starts_with(kEncryptedHeaderStart));
+    CHECK(Reopened(Encrypted(path)) == content);
+    // Without a key, the unfinished creation becomes a plaintext store.
+    WriteBytes(path, torn);
+    RP_REQUIRE_OK(MustOpen(Options(path))->Close());
+    CHECK(ReadBytes(path) == std::string(kHeaderLine) + "\n");
+  }
+}
+
+TEST_CASE("jsonl encryption: a broken sealed line is Corruption naming it") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  MakeStore(Encrypted(path));
+  const std::string journal = ReadBytes(path);
+  const size_t t_line = FindLine(journal, "checkpoint", "t");
+  const size_t u_line = FindLine(journal, "checkpoint", "u");
+  // Both are checkpoint cp0000 of the root namespace.
+  REQUIRE(Parse(LineAt(journal, t_line))["id"] == CpId(0));
+  REQUIRE(Parse(LineAt(journal, u_line))["id"] == CpId(0));
+  const std::string t_name = R"(("cp", "t", "", "cp0000"))";
+
+  SUBCASE("a changed byte") {
+    const std::string line =
+        ChangeSealed(LineAt(journal, t_line),
+                     [](std::string& bytes) { bytes[bytes.size() / 2] ^= 1; });
+    CheckCorrupt(path, WithLine(journal, t_line, line), t_line, t_name);
+  }
+  SUBCASE("sealed bytes swapped between two threads") {
+    Json t = Parse(LineAt(journal, t_line));
+    Json u = Parse(LineAt(journal, u_line));
+    std::swap(t["sealed"], u["sealed"]);
+    const std::string swapped =
+        WithLine(WithLine(journal, t_line, t.dump()), u_line, u.dump());
+    CheckCorrupt(path, swapped, std::min(t_line, u_line), "\"cp\"");
+  }
+  SUBCASE("whole lines swapped between two threads' identifiers") {
+    // u's line renamed to t's place: the sealed bytes are u's.
+    Json u = Parse(LineAt(journal, u_line));
+    u["thread"] = "t";
+    CheckCorrupt(path, WithLine(journal, t_line, u.dump()), t_line, t_name);
+  }
+  SUBCASE("truncated sealed bytes") {
+    for (const size_t keep : {size_t{5}, size_t{40}}) {
+      CAPTURE(keep);
+      const std::string line =
+          ChangeSealed(LineAt(journal, t_line),
+                       [&](std::string& bytes) { bytes.resize(keep); });
+      CheckCorrupt(path, WithLine(journal, t_line, line), t_line, t_name);
+    }
+    const std::string line = ChangeSealed(
+        LineAt(journal, t_line), [](std::string& bytes) { bytes.pop_back(); });
+    CheckCorrupt(path, WithLine(journal, t_line, line), t_line, t_name);
+  }
+  SUBCASE("a plaintext record injected") {
+    const std::string plain_path = dir.Sub("plain.jsonl");
+    MakeStore(Options(plain_path));
+    const std::string plain = ReadBytes(plain_path);
+    const std::string line = LineAt(plain, FindLine(plain, "checkpoint", "t"));
+    REQUIRE(Parse(line).contains("metadata"));
+    CheckCorrupt(path, WithLine(journal, t_line, line), t_line,
+                 "a plaintext record in an encrypted journal");
+  }
+  SUBCASE("a content member added in the clear") {
+    Json t = Parse(LineAt(journal, t_line));
+    t["metadata"] = Json::object();
+    CheckCorrupt(path, WithLine(journal, t_line, t.dump()), t_line,
+                 "in the clear");
+  }
+  SUBCASE("a record of another store with the same key") {
+    const std::string other_path = dir.Sub("other.jsonl");
+    MakeStore(Encrypted(other_path));
+    const std::string other = ReadBytes(other_path);
+    const std::string line = LineAt(other, FindLine(other, "checkpoint", "t"));
+    CheckCorrupt(path, WithLine(journal, t_line, line), t_line, t_name);
+  }
+  SUBCASE("a value and a write line too") {
+    const size_t value_line = FindLine(journal, "value", "t");
+    const size_t write_line = FindLine(journal, "write", "t");
+    const auto flip = [](std::string& bytes) { bytes.back() ^= 0x80; };
+    CheckCorrupt(path,
+                 WithLine(journal, value_line,
+                          ChangeSealed(LineAt(journal, value_line), flip)),
+                 value_line, "value at (\"bl\", \"t\"");
+    CheckCorrupt(path,
+                 WithLine(journal, write_line,
+                          ChangeSealed(LineAt(journal, write_line), flip)),
+                 write_line, "write at (\"wr\", \"t\"");
+  }
+  SUBCASE("a changed store id in the header is a wrong key") {
+    Json header = Parse(LineAt(journal, 1));
+    std::string id = Unwrap(jsonl::Base64Decode(
+        header["encryption"]["store_id"].get<std::string>()));
+    id[0] ^= 1;
+    header["encryption"]["store_id"] = jsonl::Base64Encode(id);
+    WriteBytes(path, WithLine(journal, 1, header.dump()));
+    CheckInvalid(Encrypted(path), "wrong encryption key");
+  }
+}
+
+TEST_CASE("jsonl encryption: a torn sealed group is ignored and cut") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  const Content content = MakeStore(Encrypted(path));
+  const std::string journal = ReadBytes(path);
+  {
+    auto store = MustOpen(Encrypted(path));
+    PutTornStep(*store);
+    RP_REQUIRE_OK(store->Close());
+  }
+  const std::string full = ReadBytes(path);
+  REQUIRE(full.starts_with(journal));
+  // All of the group but its commit line and the last byte before it.
+  const std::string torn = full.substr(0, full.size() - kCommitLine.size() - 2);
+  WriteBytes(path, torn);
+  auto store = MustOpen(Encrypted(path));
+  CHECK(StatsOf(*store).torn_tail_bytes == torn.size() - journal.size());
+  CHECK(Observe(*store, kThreads) == content);
+  RP_REQUIRE_OK(store->Close());
+  CHECK(ReadBytes(path) == journal);
+}
+
+TEST_CASE("jsonl encryption: filters and copy_thread on an encrypted store") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  MakeStore(Encrypted(path));
+  auto store = MustOpen(Encrypted(path));
+
+  const std::vector<CheckpointTuple> found = Unwrap(store->ListAll(
+      ListOf(std::nullopt, Meta({{"note", Value(std::string(kMetaMarker))}}))));
+  REQUIRE(found.size() == 1);
+  CHECK(*found[0].config.thread_id == "m");
+  CHECK(Ids(Unwrap(store->ListAll(
+            ListOf(Cfg("t"), Meta({{"step", Value(3)}}))))) == CpId(3));
+
+  RP_REQUIRE_OK(store->CopyThread("t", "t2"));
+  RP_REQUIRE_OK(store->CopyThread("m", "m2"));
+  const Content before = Observe(*store, {"t", "t2", "m", "m2"});
+  // The copy as a replayed copy_thread line, then as sealed lines of its
+  // own written by compaction.
+  for (const bool compact : {false, true}) {
+    CAPTURE(compact);
+    if (compact) RP_REQUIRE_OK(store->Compact());
+    RP_REQUIRE_OK(store->Close());
+    if (compact) CHECK_FALSE(HasMarker(ReadBytes(path)));
+    store = MustOpen(Encrypted(path));
+    CHECK(Observe(*store, {"t", "t2", "m", "m2"}) == before);
+  }
+  // Each copy is sealed under the target's names: t2's line moved back to
+  // t's identifiers does not open.
+  RP_REQUIRE_OK(store->Close());
+  const std::string journal = ReadBytes(path);
+  const size_t t2_line = FindLine(journal, "checkpoint", "t2");
+  Json moved = Parse(LineAt(journal, t2_line));
+  moved["thread"] = "t";
+  CheckCorrupt(path, WithLine(journal, t2_line, moved.dump()), t2_line,
+               "\"cp\", \"t\"");
+}
+
+TEST_CASE("jsonl encryption: retention and deletes replay on a sealed store") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  MakeStore(Encrypted(path));
+  auto store = MustOpen(Encrypted(path));
+  RP_REQUIRE_OK(store->Prune({"t"}, PruneStrategy::kKeepLatest, 1));
+  RP_REQUIRE_OK(store->DeleteForRuns({"u/run-0"}));
+  ExpiryRule rule;
+  rule.keep_last = 1;
+  RP_REQUIRE_OK(store->Expire({"u"}, rule).status());
+  RP_REQUIRE_OK(store->DeleteThread("m"));
+  const Content content = Observe(*store, kThreads);
+  RP_REQUIRE_OK(store->Close());
+  CHECK(Reopened(Encrypted(path)) == content);
+  store = MustOpen(Encrypted(path));
+  RP_REQUIRE_OK(store->Compact());
+  RP_REQUIRE_OK(store->Close());
+  CHECK(Reopened(Encrypted(path)) == content);
+}
+
+TEST_CASE("jsonl encryption: Rekey round trips") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  const auto header_of = [&] { return Parse(LineAt(ReadBytes(path), 1)); };
+
+  SUBCASE("old key to new key") {
+    const Content content = MakeStore(Encrypted(path));
+    const Json before = header_of();
+    RP_REQUIRE_OK(
+        JsonlCheckpointer::Rekey(Encrypted(path), EncryptionOptions{kKeyB}));
+    CHECK(header_of()["encryption"]["store_id"] !=
+          before["encryption"]["store_id"]);
+    CHECK_FALSE(HasMarker(ReadBytes(path)));
+    CHECK(Reopened(Encrypted(path, kKeyB)) == content);
+    CheckInvalid(Encrypted(path, kKeyA), "wrong encryption key");
+    CheckInvalid(Encrypted(path, std::nullopt), "key");
+    // The same key again: a new store id, still the same content.
+    RP_REQUIRE_OK(JsonlCheckpointer::Rekey(Encrypted(path, kKeyB),
+                                           EncryptionOptions{kKeyB}));
+    CHECK(Reopened(Encrypted(path, kKeyB)) == content);
+  }
+  SUBCASE("plaintext to encrypted, and back") {
+    const Content content = MakeStore(Options(path));
+    RP_REQUIRE_OK(
+        JsonlCheckpointer::Rekey(Options(path), EncryptionOptions{kKeyA}));
+    CHECK(ReadBytes(path).starts_with(kEncryptedHeaderStart));
+    CHECK_FALSE(HasMarker(ReadBytes(path)));
+    CHECK(Reopened(Encrypted(path)) == content);
+    CheckInvalid(Options(path), "key");
+
+    RP_REQUIRE_OK(JsonlCheckpointer::Rekey(Encrypted(path), std::nullopt));
+    CHECK(SplitLines(ReadBytes(path))[0] == kHeaderLine);
+    CHECK(HasMarker(ReadBytes(path)));
+    CHECK(Reopened(Options(path)) == content);
+    CheckInvalid(Encrypted(path), "plaintext records");
+  }
+  SUBCASE("a store then written to under the new key") {
+    MakeStore(Encrypted(path));
+    RP_REQUIRE_OK(
+        JsonlCheckpointer::Rekey(Encrypted(path), EncryptionOptions{kKeyB}));
+    Content content;
+    {
+      auto store = MustOpen(Encrypted(path, kKeyB));
+      PutTornStep(*store);
+      RP_REQUIRE_OK(store->DeleteThread("m"));
+      content = Observe(*store, kThreads);
+      RP_REQUIRE_OK(store->Close());
+    }
+    CHECK(Reopened(Encrypted(path, kKeyB)) == content);
+  }
+}
+
+TEST_CASE("jsonl encryption: a Rekey that cannot finish changes nothing") {
+  TempDir dir;
+  const std::string path = dir.Sub("store.jsonl");
+  const Content content = MakeStore(Encrypted(path));
+  const std::string journal = ReadBytes(path);
+  const auto check_unchanged = [&](const Status& status) {
+    CAPTURE(status.ToString());
+    CHECK_FALSE(status.ok());
+    CHECK(ReadBytes(path) == journal);
+    CHECK(Reopened(Encrypted(path)) == content);
+  };
+
+  SUBCASE("the wrong old key") {
+    const Status status =
+        JsonlCheckpointer::Rekey(Encrypted(path, kKeyB), std::nullopt);
+    CHECK(status.IsInvalidArgument());
+    check_unchanged(status);
+  }
+  SUBCASE("no old key") {
+    const Status status = JsonlCheckpointer::Rekey(Options(path), std::nullopt);
+    CHECK(status.IsInvalidArgument());
+    check_unchanged(status);
+  }
+  SUBCASE("a bad new key") {
+    const Status status = JsonlCheckpointer::Rekey(
+        Encrypted(path), EncryptionOptions{std::string(5, 'x')});
+    CHECK(status.IsInvalidArgument());
+    check_unchanged(status);
+  }
+  SUBCASE("the journal is open read-write: Busy") {
+    auto store = MustOpen(Encrypted(path));
+    const Status status =
+        JsonlCheckpointer::Rekey(Encrypted(path), EncryptionOptions{kKeyB});
+    CHECK(status.IsBusy());
+    RP_REQUIRE_OK(store->Close());
+    check_unchanged(status);
+  }
+  SUBCASE("read-only options") {
+    const Status status = JsonlCheckpointer::Rekey(
+        Encrypted(path, kKeyA, /*read_only=*/true), EncryptionOptions{kKeyB});
+    CHECK(status.IsInvalidArgument());
+    check_unchanged(status);
+  }
+  SUBCASE("the new journal cannot be written") {
+    // PATH.compact is a directory: the new journal's file cannot be made.
+    fs::create_directory(path + ".compact");
+    const Status status =
+        JsonlCheckpointer::Rekey(Encrypted(path), EncryptionOptions{kKeyB});
+    CHECK(status.IsIOError());
+    fs::remove(path + ".compact");
+    check_unchanged(status);
+  }
+  SUBCASE("a missing journal is NotFound") {
+    const Status status = JsonlCheckpointer::Rekey(
+        Encrypted(dir.Sub("missing.jsonl")), EncryptionOptions{kKeyB});
+    CHECK(status.IsNotFound());
+    CHECK_FALSE(fs::exists(dir.Sub("missing.jsonl")));
+  }
+}
+
+}  // namespace
+}  // namespace rockpoint

@@ -1,0 +1,706 @@
+// Encryption at rest on SqliteCheckpointer (engine/sqlite/sqlite_records.h):
+// what is sealed and what stays in the clear, keys at open, every kind of
+// damage to a stored record as Corruption naming it with nothing returned,
+// copy_thread, filters and retention on an encrypted store, and Rekey:
+// round trips, a Rekey that fails midway, and one killed (SIGKILL) midway.
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/contract_delta_safety.h"
+#include "engine/contract_helpers.h"
+#include "engine/sqlite/sqlite_test_util.h"
+#include "rockpoint/encryption.h"
+#include "rockpoint/sqlite_checkpointer.h"
+
+namespace rockpoint {
+namespace {
+
+using namespace ::rockpoint::testing;
+
+constexpr const char* kValueMarker = "VALUE-MARKER-3f9a";
+constexpr const char* kMetaMarker = "META-MARKER-77c1";
+constexpr const char* kWriteMarker = "WRITE-MARKER-b20e";
+
+std::string KeyOf(char fill) { return std::string(kEncryptionKeyBytes, fill); }
+
+SqliteOptions OptionsFor(const std::string& path,
+                         const std::optional<std::string>& key,
+                         bool read_only = false) {
+  SqliteOptions options;
+  options.path = path;
+  options.sync_writes = false;
+  options.read_only = read_only;
+  if (key) options.encryption = EncryptionOptions{*key};
+  return options;
+}
+
+Result<std::unique_ptr<SqliteCheckpointer>> OpenWith(
+    const std::string& path, const std::optional<std::string>& key,
+    bool read_only = false) {
+  return SqliteCheckpointer::Open(OptionsFor(path, key, read_only));
+}
+
+Status RekeyStore(const std::string& path,
+                  const std::optional<std::string>& from,
+                  const std::optional<std::string>& to) {
+  std::optional<EncryptionOptions> next;
+  if (to) next = EncryptionOptions{*to};
+  return SqliteCheckpointer::Rekey(OptionsFor(path, from), next);
+}
+
+// Thread "d" (delta channels, runs, writes, two namespaces), thread "m"
+// (the marker strings, an "empty" value) and thread "h" (pruned: hidden
+// checkpoints).
+void Fill(Checkpointer& store) {
+  PutDeltaThread(store, "d");
+  PutDeltaThread(store, "d", "n:1", 7, 3);
+  DoPut(store, {.thread = "m",
+                .id = CpId(1),
+                .values = {{"v", Val(kValueMarker)}},
+                .versions = {{"v", int64_t{1}}, {"gone", int64_t{2}}},
+                .metadata = Meta({{"note", Value(kMetaMarker)}})});
+  DoWrites(store, "m", CpId(1), {W("v", kWriteMarker)}, "task");
+  PutDeltaThread(store, "h");
+  RP_REQUIRE_OK(store.Prune({"h"}, PruneStrategy::kKeepLatest, 1));
+}
+
+// Everything a store reads back: every visible tuple, the hidden ones of
+// "h", the delta readings of "d", the thread list.
+struct Snapshot {
+  std::vector<CheckpointTuple> all;
+  std::vector<CheckpointTuple> hidden;
+  Readings d;
+  std::vector<ThreadInfo> threads;
+};
+
+Snapshot Take(Checkpointer& store) {
+  Snapshot snapshot;
+  snapshot.all = Collect(store, ListOf(std::nullopt));
+  ListOptions hidden = ListOf(Cfg("h", std::nullopt, std::nullopt));
+  hidden.include_hidden = true;
+  snapshot.hidden = Collect(store, hidden);
+  snapshot.d = ReadThread(store, "d");
+  snapshot.threads = Unwrap(store.ListThreads({})).threads;
+  return snapshot;
+}
+
+void CheckSame(const Snapshot& before, const Snapshot& after) {
+  REQUIRE(before.all.size() > 20);
+  CHECK(after.all == before.all);
+  CHECK(after.hidden.size() > 1);
+  CHECK(after.hidden == before.hidden);
+  CHECK(after.d.size() == before.d.size());
+  CheckSameReadings(before.d, after.d, "d");
+  CHECK(after.threads == before.threads);
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The bytes of every file in `dir` (database, WAL, shared memory).
+std::string FilesIn(const std::string& dir) {
+  std::string bytes;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.is_regular_file()) bytes += ReadFile(entry.path());
+  }
+  return bytes;
+}
+
+void CheckNoPlaintext(const std::string& dir) {
+  const std::string bytes = FilesIn(dir);
+  REQUIRE_FALSE(bytes.empty());
+  for (const char* marker :
+       {kValueMarker, kMetaMarker, kWriteMarker, "snapshot@"}) {
+    CAPTURE(marker);
+    CHECK(bytes.find(marker) == std::string::npos);
+  }
+}
+
+// Every row of every table, quoted, in rowid order: equal dumps, equal
+// stores.
+std::string Dump(const std::string& path) {
+  RawDb raw(path);
+  std::string out;
+  for (const char* sql :
+       {"SELECT quote(thread_id) || quote(checkpoint_ns) || "
+        "quote(checkpoint_id) || quote(parent_checkpoint_id) || "
+        "quote(hidden) || quote(run_id) || quote(ts) || quote(checkpoint) || "
+        "quote(metadata) FROM checkpoints ORDER BY rowid",
+        "SELECT quote(thread_id) || quote(checkpoint_ns) || quote(channel) || "
+        "quote(version) || quote(type) || quote(blob) FROM checkpoint_blobs "
+        "ORDER BY rowid",
+        "SELECT quote(thread_id) || quote(checkpoint_ns) || "
+        "quote(checkpoint_id) || quote(task_id) || quote(idx) || "
+        "quote(channel) || quote(type) || quote(value) || quote(task_path) "
+        "FROM checkpoint_writes ORDER BY rowid",
+        "SELECT quote(name) || quote(value) FROM rockpoint_meta ORDER BY "
+        "name"}) {
+    for (const std::string& row : raw.Column(sql)) out += row + "\n";
+  }
+  return out;
+}
+
+std::string StoreId(const std::string& path) {
+  std::vector<std::string> ids = RawDb(path).Blobs(
+      "SELECT value FROM rockpoint_meta WHERE name = 'store_id'");
+  return ids.empty() ? "" : ids.front();
+}
+
+// REQUIREs Corruption whose message holds each of `parts`.
+void CheckCorruption(const Status& status,
+                     const std::vector<std::string>& parts) {
+  INFO(status.ToString());
+  CHECK(status.IsCorruption());
+  for (const std::string& part : parts) {
+    CAPTURE(part);
+    CHECK(status.message().find(part) != std::string::npos);
+  }
+}
+
+TEST_CASE("sqlite encryption: records are sealed, identifiers stay clear") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  const std::string key = KeyOf('k');
+  Snapshot before;
+  {
+    auto store = Unwrap(OpenWith(path, key));
+    Fill(*store);
+    before = Take(*store);
+    CheckNoPlaintext(dir.path());  // the WAL too, while open.
+  }
+  CheckNoPlaintext(dir.path());
+
+  RawDb raw(path);
+  // Every record column holds a sealed record (format byte E1) or is
+  // empty; blob types are the clear has-value flag.
+  CHECK(raw.Column("SELECT count(*) FROM checkpoints WHERE "
+                   "substr(checkpoint, 1, 1) <> x'e1' OR metadata <> x''") ==
+        std::vector<std::string>{"0"});
+  CHECK(raw.Column("SELECT count(*) FROM checkpoint_blobs WHERE "
+                   "substr(blob, 1, 1) <> x'e1' OR blob IS NULL OR "
+                   "(type IS NOT NULL AND type <> x'')") ==
+        std::vector<std::string>{"0"});
+  CHECK(raw.Column("SELECT count(*) FROM checkpoint_blobs WHERE type IS "
+                   "NULL AND thread_id = CAST('m' AS BLOB)") ==
+        std::vector<std::string>{"1"});  // "gone".
+  CHECK(raw.Column("SELECT count(*) FROM checkpoint_writes WHERE "
+                   "substr(value, 1, 1) <> x'e1' OR type <> x''") ==
+        std::vector<std::string>{"0"});
+  // Identifiers stay clear: lookups run in SQL.
+  CHECK(raw.Column("SELECT count(*) FROM checkpoints WHERE thread_id = "
+                   "CAST('m' AS BLOB) AND checkpoint_id = CAST('cp0001' AS "
+                   "BLOB)") == std::vector<std::string>{"1"});
+  CHECK(raw.Column("SELECT count(*) FROM checkpoints WHERE run_id = "
+                   "CAST('d/run-0' AS BLOB)") ==
+        std::vector<std::string>{"6"});  // 3 per namespace.
+  CHECK(StoreId(path).size() == 16);
+
+  for (bool read_only : {false, true}) {
+    CAPTURE(read_only);
+    auto store = Unwrap(OpenWith(path, key, read_only));
+    CheckSame(before, Take(*store));
+  }
+  // A key from ROCKPOINT_AES_KEY when EncryptionOptions.key is empty.
+  REQUIRE(::setenv(kEncryptionKeyEnvironment, FormatEncryptionKey(key).c_str(),
+                   1) == 0);
+  auto from_environment = OpenWith(path, std::string());
+  ::unsetenv(kEncryptionKeyEnvironment);
+  CheckSame(before, Take(*Unwrap(std::move(from_environment))));
+}
+
+TEST_CASE("sqlite encryption: a missing or wrong key is refused at open") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  const std::string key = KeyOf('k');
+  {
+    auto store = Unwrap(OpenWith(path, key));
+    DoPut(*store, {.thread = "t", .id = CpId(1)});
+  }
+  const std::string file = ReadFile(path);
+  const auto refused = [&](const std::optional<std::string>& with,
+                           bool read_only, const std::string& why) {
+    Result<std::unique_ptr<SqliteCheckpointer>> opened =
+        OpenWith(path, with, read_only);
+    REQUIRE_FALSE(opened.ok());
+    INFO(opened.status().ToString());
+    CHECK(opened.status().IsInvalidArgument());
+    CHECK(opened.status().message().find(why) != std::string::npos);
+  };
+  for (bool read_only : {false, true}) {
+    CAPTURE(read_only);
+    refused(std::nullopt, read_only, "the store is encrypted");
+    refused(KeyOf('w'), read_only, "wrong encryption key");
+    refused(std::string(7, 'x'), read_only, "32 bytes");
+  }
+  CHECK(ReadFile(path) == file);  // nothing changed.
+  CHECK(MustGet(*Unwrap(OpenWith(path, key)), Cfg("t")).checkpoint.id ==
+        CpId(1));
+}
+
+TEST_CASE("sqlite encryption: a plaintext store is not encrypted by a key") {
+  TempDir dir;
+  const std::string path = dir.Sub("plain.sqlite");
+  DoPut(*Unwrap(OpenWith(path, std::nullopt)), {.thread = "t", .id = CpId(1)});
+  const std::string dump = Dump(path);
+  for (bool read_only : {false, true}) {
+    Result<std::unique_ptr<SqliteCheckpointer>> opened =
+        OpenWith(path, KeyOf('k'), read_only);
+    REQUIRE_FALSE(opened.ok());
+    INFO(opened.status().ToString());
+    CHECK(opened.status().IsInvalidArgument());
+    CHECK(opened.status().message().find("plaintext records") !=
+          std::string::npos);
+  }
+  CHECK(Dump(path) == dump);
+  CHECK(
+      MustGet(*Unwrap(OpenWith(path, std::nullopt)), Cfg("t")).checkpoint.id ==
+      CpId(1));
+
+  // An empty store becomes encrypted by a read-write open with a key.
+  const std::string empty = dir.Sub("empty.sqlite");
+  Unwrap(OpenWith(empty, std::nullopt)).reset();
+  const Status read_only =
+      OpenWith(empty, KeyOf('k'), /*read_only=*/true).status();
+  CHECK(read_only.IsInvalidArgument());
+  CHECK(read_only.message().find("not encrypted") != std::string::npos);
+  CHECK(StoreId(empty).empty());
+  Unwrap(OpenWith(empty, KeyOf('k'))).reset();
+  CHECK(StoreId(empty).size() == 16);
+  CHECK(OpenWith(empty, std::nullopt).status().IsInvalidArgument());
+}
+
+// Threads "t" and "u", each with cp0001 (value a@1, a write) and cp0002
+// (value a@2), so that records can be swapped between them.
+void FillPair(Checkpointer& store) {
+  for (const std::string thread : {"t", "u"}) {
+    DoPut(store, {.thread = thread,
+                  .id = CpId(1),
+                  .values = {{"a", Val(thread + "-1")}},
+                  .versions = {{"a", int64_t{1}}},
+                  .metadata = Meta({{"owner", Value(thread)}})});
+    DoWrites(store, thread, CpId(1), {W("a", thread + "-w")}, "task");
+    DoPut(store, {.thread = thread,
+                  .id = CpId(2),
+                  .parent = CpId(1),
+                  .values = {{"a", Val(thread + "-2")}},
+                  .versions = {{"a", int64_t{2}}}});
+  }
+}
+
+// The statements that read and set one record column of thread ?1.
+struct RecordColumn {
+  std::string select;  // ?1 thread
+  std::string update;  // ?1 thread, ?2 new bytes
+};
+const RecordColumn kCheckpointColumn{
+    "SELECT checkpoint FROM checkpoints WHERE thread_id = ?1 AND "
+    "checkpoint_ns = x'' AND checkpoint_id = CAST('cp0001' AS BLOB)",
+    "UPDATE checkpoints SET checkpoint = ?2 WHERE thread_id = ?1 AND "
+    "checkpoint_ns = x'' AND checkpoint_id = CAST('cp0001' AS BLOB)"};
+const RecordColumn kBlobColumn{
+    "SELECT blob FROM checkpoint_blobs WHERE thread_id = ?1 AND version = 1",
+    "UPDATE checkpoint_blobs SET blob = ?2 WHERE thread_id = ?1 AND "
+    "version = 1"};
+const RecordColumn kWriteColumn{
+    "SELECT value FROM checkpoint_writes WHERE thread_id = ?1",
+    "UPDATE checkpoint_writes SET value = ?2 WHERE thread_id = ?1"};
+
+std::string ReadColumn(const std::string& path, const RecordColumn& column,
+                       const std::string& thread) {
+  std::vector<std::string> values = RawDb(path).Blobs(column.select, {thread});
+  REQUIRE(values.size() == 1);
+  return values.front();
+}
+
+void SetColumn(const std::string& path, const RecordColumn& column,
+               const std::string& thread, const std::string& bytes) {
+  RawDb(path).Run(column.update, {thread, bytes});
+}
+
+TEST_CASE("sqlite encryption: a damaged record is Corruption naming it") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  const std::string key = KeyOf('k');
+  FillPair(*Unwrap(OpenWith(path, key)));
+
+  struct Kind {
+    const char* name;
+    RecordColumn column;
+    std::string what;  // how the error names the record.
+  };
+  for (const Kind& kind :
+       {Kind{"checkpoint", kCheckpointColumn,
+             R"(checkpoint record at ("cp", "t", "", "cp0001"))"},
+        Kind{"value", kBlobColumn,
+             R"(channel value at ("bl", "t", "", "a", 1))"},
+        Kind{"write", kWriteColumn,
+             R"(pending write at ("wr", "t", "", "cp0001", "", "task", 0))"}}) {
+    CAPTURE(kind.name);
+    const std::string t = ReadColumn(path, kind.column, "t");
+    const std::string u = ReadColumn(path, kind.column, "u");
+    // Each damage of t's record; u's record is its twin in another thread.
+    std::string tampered = t;
+    tampered[tampered.size() / 2] ^= 0x01;
+    std::string plaintext = "plain";
+    if (kind.column.select == kCheckpointColumn.select) {
+      // A plaintext store's record of the same checkpoint.
+      const std::string plain = dir.Sub("plain.sqlite");
+      FillPair(*Unwrap(OpenWith(plain, std::nullopt)));
+      plaintext = ReadColumn(plain, kind.column, "t");
+    }
+    const std::string other_key_path = dir.Sub("other.sqlite");
+    if (!std::filesystem::exists(other_key_path)) {
+      FillPair(*Unwrap(OpenWith(other_key_path, KeyOf('o'))));
+    }
+    for (const auto& [damage, bytes] :
+         std::vector<std::pair<std::string, std::string>>{
+             {"a changed byte", tampered},
+             {"u's record in t", u},
+             {"a plaintext record", plaintext},
+             {"truncated by one byte", t.substr(0, t.size() - 1)},
+             {"truncated to 20 bytes", t.substr(0, 20)},
+             {"sealed with another key",
+              ReadColumn(other_key_path, kind.column, "t")}}) {
+      CAPTURE(damage);
+      SetColumn(path, kind.column, "t", bytes);
+      auto store = Unwrap(OpenWith(path, key));
+      const Result<std::optional<CheckpointTuple>> read =
+          store->GetTuple(Cfg("t", CpId(1)));
+      CheckCorruption(read.status(), {kind.what});
+      std::unique_ptr<TupleCursor> cursor =
+          Unwrap(store->List(ListOf(Cfg("t", std::nullopt))));
+      CHECK(Unwrap(cursor->Next())->checkpoint.id == CpId(2));
+      CHECK(cursor->Next().status().IsCorruption());
+      // Thread u reads as before.
+      CHECK(ValuesOf(MustGet(*store, Cfg("u", CpId(1))).checkpoint) == "a=u-1");
+      SetColumn(path, kind.column, "t", t);
+    }
+    // Swapped both ways: neither reads.
+    SetColumn(path, kind.column, "t", u);
+    SetColumn(path, kind.column, "u", t);
+    {
+      auto store = Unwrap(OpenWith(path, key));
+      CheckCorruption(store->GetTuple(Cfg("t", CpId(1))).status(), {"\"t\""});
+      CheckCorruption(store->GetTuple(Cfg("u", CpId(1))).status(), {"\"u\""});
+    }
+    SetColumn(path, kind.column, "t", t);
+    SetColumn(path, kind.column, "u", u);
+  }
+  auto store = Unwrap(OpenWith(path, key));
+  CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(1))).checkpoint) == "a=t-1");
+}
+
+TEST_CASE("sqlite encryption: clear columns must agree with the record") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  const std::string key = KeyOf('k');
+  FillPair(*Unwrap(OpenWith(path, key)));
+  const auto read = [&](const std::string& id) {
+    return Unwrap(OpenWith(path, key))->GetTuple(Cfg("t", id)).status();
+  };
+  SUBCASE("a parent column pointing elsewhere") {
+    RawDb(path).Exec(
+        "UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE "
+        "thread_id = CAST('t' AS BLOB) AND checkpoint_id = "
+        "CAST('cp0002' AS BLOB)");
+    CheckCorruption(read(CpId(2)), {"cp0002", "parent"});
+    CheckCorruption(Unwrap(OpenWith(path, key))
+                        ->GetDeltaChannelHistory(Cfg("t", CpId(2)), {"a"})
+                        .status(),
+                    {"cp0002", "parent"});
+  }
+  SUBCASE("a value flagged as the empty marker") {
+    RawDb(path).Exec(
+        "UPDATE checkpoint_blobs SET type = NULL WHERE thread_id = "
+        "CAST('t' AS BLOB) AND version = 1");
+    CheckCorruption(read(CpId(1)), {"checkpoint_blobs row", "type column"});
+  }
+  SUBCASE("a write moved to another channel") {
+    RawDb(path).Exec(
+        "UPDATE checkpoint_writes SET channel = CAST('b' AS BLOB) WHERE "
+        "thread_id = CAST('t' AS BLOB)");
+    CheckCorruption(read(CpId(1)), {"checkpoint_writes row", "channel"});
+  }
+  SUBCASE("plaintext metadata beside a sealed record") {
+    RawDb(path).Exec(
+        "UPDATE checkpoints SET metadata = x'80' WHERE thread_id = "
+        "CAST('t' AS BLOB) AND checkpoint_id = CAST('cp0001' AS BLOB)");
+    CheckCorruption(read(CpId(1)), {"cp0001", "metadata column"});
+  }
+}
+
+TEST_CASE("sqlite encryption: copy_thread, filters, runs and retention") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  const std::string key = KeyOf('k');
+  auto store = Unwrap(OpenWith(path, key));
+  PutDeltaThread(*store, "d");
+  PutDeltaThread(*store, "d", "n:1", 7, 3);
+  const Readings before = ReadThread(*store, "d");
+
+  RP_REQUIRE_OK(store->CopyThread("d", "e"));
+  // Re-sealed under the target's names: the copies' bytes differ.
+  CHECK(ReadColumn(path, kCheckpointColumn, "d") !=
+        ReadColumn(path, kCheckpointColumn, "e"));
+  RP_REQUIRE_OK(store->DeleteThread("d"));
+  store = Unwrap(OpenWith(path, key));
+  Readings copied = ReadThread(*store, "e");
+  CHECK(copied.size() == before.size());
+  CheckSameReadings(before, copied, "e");
+
+  // Metadata filters decrypt, then filter.
+  CHECK(Ids(Collect(*store, ListOf(Cfg("e", std::nullopt, std::nullopt),
+                                   Meta({{"step", Value(5)}})))) ==
+        CpId(5) + " " + CpId(5));
+  CHECK(Keys(Collect(*store, ListOf(std::nullopt,
+                                    Meta({{"run_id", Value("d/run-2")}})))) ==
+        "e/cp0008 e/cp0007 e:n:1/cp0006 e/cp0006");
+
+  RP_REQUIRE_OK(store->DeleteForRuns({"d/run-3"}));
+  RP_REQUIRE_OK(store->Prune({"e"}, PruneStrategy::kKeepLatest, 4));
+  store = Unwrap(OpenWith(path, key));
+  const Readings kept = ReadThread(*store, "e");
+  CHECK(ReadingKeys(kept) ==
+        "/cp0005 /cp0006 /cp0007 /cp0008 n:1/cp0003 n:1/cp0004 n:1/cp0005 "
+        "n:1/cp0006");
+  CheckSameReadings(before, kept, "e");
+  CHECK(Unwrap(store->ListThreads({})).threads.size() == 1);
+}
+
+TEST_CASE("sqlite rekey: plaintext, key 1, key 2, plaintext: all equal") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  const std::string key1 = KeyOf('1');
+  const std::string key2 = KeyOf('2');
+  Snapshot before;
+  {
+    auto store = Unwrap(OpenWith(path, std::nullopt));
+    Fill(*store);
+    before = Take(*store);
+  }
+  CHECK(FilesIn(dir.path()).find(kValueMarker) != std::string::npos);
+
+  RP_REQUIRE_OK(RekeyStore(path, std::nullopt, key1));
+  CheckNoPlaintext(dir.path());  // the old bytes are overwritten too.
+  const std::string id1 = StoreId(path);
+  CHECK(id1.size() == 16);
+  CHECK(OpenWith(path, std::nullopt).status().IsInvalidArgument());
+  CheckSame(before, Take(*Unwrap(OpenWith(path, key1))));
+
+  RP_REQUIRE_OK(RekeyStore(path, key1, key2));
+  CheckNoPlaintext(dir.path());
+  CHECK(StoreId(path).size() == 16);
+  CHECK(StoreId(path) != id1);
+  CHECK(OpenWith(path, key1).status().IsInvalidArgument());
+  CheckSame(before, Take(*Unwrap(OpenWith(path, key2))));
+
+  // Refused, changing nothing: the wrong old key, a read-only open.
+  const std::string dump = Dump(path);
+  CHECK(RekeyStore(path, key1, key2).IsInvalidArgument());
+  CHECK(RekeyStore(path, std::nullopt, key1).IsInvalidArgument());
+  SqliteOptions read_only = OptionsFor(path, key2, /*read_only=*/true);
+  CHECK(SqliteCheckpointer::Rekey(read_only, std::nullopt).IsInvalidArgument());
+  CHECK(Dump(path) == dump);
+
+  RP_REQUIRE_OK(RekeyStore(path, key2, std::nullopt));
+  CHECK(StoreId(path).empty());
+  CHECK(OpenWith(path, key2).status().IsInvalidArgument());
+  CheckSame(before, Take(*Unwrap(OpenWith(path, std::nullopt))));
+  RP_REQUIRE_OK(RekeyStore(path, std::nullopt, std::nullopt));
+  CheckSame(before, Take(*Unwrap(OpenWith(path, std::nullopt))));
+
+  // A file that does not exist is not created.
+  const std::string missing = dir.Sub("missing.sqlite");
+  CHECK_FALSE(RekeyStore(missing, std::nullopt, key1).ok());
+  CHECK_FALSE(std::filesystem::exists(missing));
+}
+
+TEST_CASE("sqlite rekey: a record that fails midway changes nothing") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  const std::string key1 = KeyOf('1');
+  SUBCASE("encrypted: the last write does not open") {
+    FillPair(*Unwrap(OpenWith(path, key1)));
+    // Rows are re-written checkpoints, blobs, writes, each in rowid order:
+    // the last write row fails after everything else was re-written.
+    const std::vector<std::string> last = RawDb(path).Blobs(
+        "SELECT value FROM checkpoint_writes ORDER BY rowid DESC LIMIT 1");
+    REQUIRE(last.size() == 1);
+    std::string tampered = last.front();
+    tampered.back() ^= 0x01;
+    RawDb(path).Run(
+        "UPDATE checkpoint_writes SET value = ?1 WHERE rowid = (SELECT "
+        "max(rowid) FROM checkpoint_writes)",
+        {tampered});
+    const std::string dump = Dump(path);
+    CheckCorruption(RekeyStore(path, key1, KeyOf('2')),
+                    {"pending write at", "\"u\""});
+    CHECK(Dump(path) == dump);
+    CheckCorruption(RekeyStore(path, key1, std::nullopt), {"pending write"});
+    CHECK(Dump(path) == dump);
+    auto store = Unwrap(OpenWith(path, key1));
+    CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(1))).checkpoint) == "a=t-1");
+  }
+  SUBCASE("plaintext: the last checkpoint does not decode") {
+    FillPair(*Unwrap(OpenWith(path, std::nullopt)));
+    RawDb(path).Exec(
+        "UPDATE checkpoints SET checkpoint = x'ff00' WHERE rowid = (SELECT "
+        "max(rowid) FROM checkpoints)");
+    const std::string dump = Dump(path);
+    CheckCorruption(RekeyStore(path, std::nullopt, key1),
+                    {"checkpoints row", "does not decode"});
+    CHECK(Dump(path) == dump);
+    CHECK(StoreId(path).empty());
+    CHECK(MustGet(*Unwrap(OpenWith(path, std::nullopt)), Cfg("t", CpId(1)))
+              .checkpoint.id == CpId(1));
+  }
+}
+
+// A store big enough that a Rekey takes a while: 6 threads of 40
+// checkpoints, each with an 8 KiB value and two writes.
+void FillLarge(Checkpointer& store) {
+  for (int thread = 0; thread < 6; ++thread) {
+    const std::string name = "big" + std::to_string(thread);
+    for (int i = 0; i < 40; ++i) {
+      std::optional<std::string> parent;
+      if (i > 0) parent = CpId(i - 1);
+      DoPut(store, {.thread = name,
+                    .id = CpId(i),
+                    .parent = parent,
+                    .values = {{"v", Val(std::string(8192, 'a' + i % 26))}},
+                    .versions = {{"v", int64_t{i + 1}}},
+                    .metadata = Meta({{"step", Value(i)}})});
+      DoWrites(store, name, CpId(i),
+               {W("v", "w" + std::to_string(i)), W("x", std::string(512, 'x'))},
+               "task");
+    }
+  }
+}
+
+// Runs Rekey(path, from -> to) in a child process; the child writes one
+// byte to `ready` just before it starts. Returns the child's pid.
+pid_t StartRekeyChild(const std::string& path, const std::string& from,
+                      const std::string& to, int ready) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const char byte = 'r';
+    if (::write(ready, &byte, 1) != 1) ::_exit(3);
+    const Status status = RekeyStore(path, from, to);
+    ::_exit(status.ok() ? 0 : 2);
+  }
+  return pid;
+}
+
+TEST_CASE("sqlite rekey: killed midway, the store reads under one key") {
+  TempDir dir;
+  const std::string seed = dir.Sub("seed.sqlite");
+  const std::string key1 = KeyOf('1');
+  const std::string key2 = KeyOf('2');
+  std::vector<CheckpointTuple> expected;
+  {
+    auto store = Unwrap(OpenWith(seed, key1));
+    FillLarge(*store);
+    expected = Collect(*store, ListOf(std::nullopt));
+  }
+  REQUIRE_FALSE(std::filesystem::exists(seed + "-wal"));
+  const auto reads = [&](const std::string& path,
+                         const std::string& key) -> bool {
+    Result<std::unique_ptr<SqliteCheckpointer>> opened = OpenWith(path, key);
+    if (!opened.ok()) {
+      CHECK(opened.status().IsInvalidArgument());
+      return false;
+    }
+    CHECK(Collect(**opened, ListOf(std::nullopt)) == expected);
+    return true;
+  };
+
+  int pipe_fds[2];
+  REQUIRE(::pipe(pipe_fds) == 0);
+  // Trial 0 runs to the end and measures how long a Rekey takes; the
+  // others are killed at fractions of that.
+  std::chrono::steady_clock::duration full{};
+  int killed_under_old = 0;
+  constexpr int kTrials = 6;
+  for (int trial = 0; trial <= kTrials; ++trial) {
+    CAPTURE(trial);
+    const std::string path = dir.Sub("trial" + std::to_string(trial));
+    std::filesystem::copy_file(seed, path);
+    const pid_t pid = StartRekeyChild(path, key1, key2, pipe_fds[1]);
+    char byte = 0;
+    REQUIRE(::read(pipe_fds[0], &byte, 1) == 1);
+    const auto started = std::chrono::steady_clock::now();
+    if (trial > 0) {
+      std::this_thread::sleep_for(full * trial / (kTrials + 1));
+      ::kill(pid, SIGKILL);
+    }
+    int wait_status = 0;
+    REQUIRE(::waitpid(pid, &wait_status, 0) == pid);
+    if (trial == 0) {
+      full = std::chrono::steady_clock::now() - started;
+      REQUIRE(WIFEXITED(wait_status));
+      REQUIRE(WEXITSTATUS(wait_status) == 0);
+    }
+    // Entirely under one key: the other is refused at open, and every
+    // record reads back under the one that opens.
+    const bool old_key = reads(path, key1);
+    const bool new_key = reads(path, key2);
+    CHECK(old_key != new_key);
+    if (WIFSIGNALED(wait_status) && old_key) ++killed_under_old;
+    if (trial == 0) CHECK(new_key);
+  }
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+  MESSAGE("a full rekey took "
+          << std::chrono::duration_cast<std::chrono::milliseconds>(full).count()
+          << " ms; " << killed_under_old << " of " << kTrials
+          << " kills landed before the commit");
+  // The early kills land inside the transaction.
+  CHECK(killed_under_old >= 1);
+}
+
+TEST_CASE("sqlite rekey: a handle opened before it cannot write the old key") {
+  TempDir dir;
+  const std::string path = dir.Sub("db.sqlite");
+  const std::string key1 = KeyOf('1');
+  for (const std::optional<std::string>& old_key :
+       {std::optional<std::string>(), std::optional<std::string>(key1)}) {
+    CAPTURE(old_key.has_value());
+    std::filesystem::remove(path);
+    auto stale = Unwrap(OpenWith(path, old_key));
+    FillPair(*stale);
+    // Exclusive access is the caller's duty; a handle left open is caught
+    // on its next write of a record.
+    RP_REQUIRE_OK(RekeyStore(path, old_key, KeyOf('2')));
+    const Status put =
+        stale->Put(Cfg("t", CpId(2)), MakeCheckpoint(CpId(3)), Meta(), {})
+            .status();
+    INFO(put.ToString());
+    CHECK(put.IsAborted());
+    CHECK(stale->PutWrites(Cfg("t", CpId(2)), {W("a", "x")}, "k").IsAborted());
+    CHECK(stale->CopyThread("t", "v").IsAborted());
+    stale.reset();
+    auto store = Unwrap(OpenWith(path, KeyOf('2')));
+    CHECK(Ids(Collect(*store, ListOf(Cfg("t", std::nullopt)))) ==
+          CpId(2) + " " + CpId(1));
+  }
+}
+
+}  // namespace
+}  // namespace rockpoint
