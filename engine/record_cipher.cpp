@@ -201,7 +201,7 @@ Result<std::string> RecordCipher::MakeKeyCheck() const {
 
 Status RecordCipher::CheckKey(std::string_view key_check) const {
   std::string text;
-  const Status opened = Open(KeyCheckName(), key_check, "key check", &text);
+  Status opened = Open(KeyCheckName(), key_check, "key check", &text);
   if (opened.IsIOError()) return opened;
   if (!opened.ok() || text != kKeyCheckText) {
     return Status::InvalidArgument(
