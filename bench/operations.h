@@ -59,6 +59,15 @@ struct BenchContext {
                  const RunPlan& plan, const std::vector<SubjectOp>& subjects);
 };
 
+// A timed put of step i of thread (prefix, writer index) into `store`, every
+// channel written with `values` (which, like `store` and `prefix`, must
+// outlive the op).
+TimedOp TimedPut(Checkpointer& store, const std::string& prefix,
+                 const std::map<std::string, TypedValue>& values);
+// A found tuple, or Corruption: a benchmark of a read that finds nothing
+// would measure nothing.
+Status Found(const Result<std::optional<CheckpointTuple>>& tuple);
+
 // Variant labels (shared with the target checks). Fields are separated by
 // "; " so that a label is one CSV field without quoting.
 std::string PutVariant(const StateShape& shape, int threads, bool sync);

@@ -40,14 +40,8 @@ Status MeasurePut(BenchContext& ctx, const EncryptionStores& stores,
                   const StateShape& shape) {
   const auto values = MakeChannelValues(shape, 1);
   const std::string prefix = "enc-put-" + FormatBytes(shape.state_bytes);
-  auto put_on = [&](Checkpointer& store) -> TimedOp {
-    return [&store, &values, &prefix](int t, size_t i, Lap& lap) -> Status {
-      PutArgs args = MakeStep(ThreadId(prefix, t), i, values);
-      lap.Start();
-      return store
-          .Put(args.config, args.checkpoint, args.metadata, args.new_versions)
-          .status();
-    };
+  auto put_on = [&](Checkpointer& store) {
+    return TimedPut(store, prefix, values);
   };
   return ctx.Compare(
       "encrypted put", PutVariant(shape, 1, false),
@@ -72,10 +66,7 @@ Status MeasureGet(BenchContext& ctx, const EncryptionStores& stores,
     return [&store, &prefix, threads](int, size_t i, Lap& lap) -> Status {
       const CheckpointConfig config{ThreadId(prefix, i % threads), "", {}};
       lap.Start();
-      auto tuple = store.GetTuple(config);
-      if (!tuple.ok()) return tuple.status();
-      if (!tuple->has_value()) return Status::Corruption("bench: no tuple");
-      return Status::OK();
+      return Found(store.GetTuple(config));
     };
   };
   return ctx.Compare("encrypted get_tuple latest",

@@ -39,14 +39,6 @@ Status Prefill(Stores& stores, const std::string& prefix, size_t threads,
   return stores.Settle();
 }
 
-// A found tuple, or Corruption: a benchmark of a read that finds nothing
-// would measure nothing.
-Status Found(const Result<std::optional<CheckpointTuple>>& tuple) {
-  if (!tuple.ok()) return tuple.status();
-  if (!tuple->has_value()) return Status::Corruption("bench: tuple not found");
-  return Status::OK();
-}
-
 // Reads threads "<prefix>-<n>" of `stores` (filled here).
 Status MeasureGets(BenchContext& ctx, Stores* stores, const std::string& g,
                    const StateShape& shape) {
@@ -133,6 +125,12 @@ Status ListExpecting(Checkpointer& store, const ListOptions& options,
 }
 
 }  // namespace
+
+Status Found(const Result<std::optional<CheckpointTuple>>& tuple) {
+  if (!tuple.ok()) return tuple.status();
+  if (!tuple->has_value()) return Status::Corruption("bench: tuple not found");
+  return Status::OK();
+}
 
 size_t ReadThreads(const BenchOptions& options, size_t state_bytes) {
   const size_t budget =

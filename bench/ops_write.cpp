@@ -21,14 +21,8 @@ Status MeasurePut(BenchContext& ctx, Stores* stores, const std::string& prefix,
                   const StateShape& shape, int threads, bool sync) {
   const std::string variant = PutVariant(shape, threads, sync);
   const auto values = MakeChannelValues(shape, 1);
-  auto put_on = [&](Checkpointer& store) -> TimedOp {
-    return [&store, &values, &prefix](int t, size_t i, Lap& lap) -> Status {
-      PutArgs args = MakeStep(ThreadId(prefix, t), i, values);
-      lap.Start();
-      return store
-          .Put(args.config, args.checkpoint, args.metadata, args.new_versions)
-          .status();
-    };
+  auto put_on = [&](Checkpointer& store) {
+    return TimedPut(store, prefix, values);
   };
   RawRocksDb& raw = *stores->raw;
   auto raw_put = [&](int t, size_t i, Lap& lap) -> Status {
@@ -87,6 +81,17 @@ Status MeasurePutWrites(BenchContext& ctx, Stores* stores,
 }
 
 }  // namespace
+
+TimedOp TimedPut(Checkpointer& store, const std::string& prefix,
+                 const std::map<std::string, TypedValue>& values) {
+  return [&store, &values, &prefix](int t, size_t i, Lap& lap) -> Status {
+    PutArgs args = MakeStep(ThreadId(prefix, t), i, values);
+    lap.Start();
+    return store
+        .Put(args.config, args.checkpoint, args.metadata, args.new_versions)
+        .status();
+  };
+}
 
 size_t PutOps(const BenchOptions& options, size_t state_bytes, int threads,
               bool sync) {
