@@ -133,12 +133,14 @@ PrefixScan RocksDbCheckpointer::Impl::Scan(rocksdb::ColumnFamilyHandle* cf,
                                            std::string prefix,
                                            ScanOrder order) const {
   rocksdb::ReadOptions options = read;
-  const bool has_extractor = cf == checkpoints || cf == blobs || cf == writes;
+  const int elements = cf == writes ? kWritesPrefixElements
+                       : cf == checkpoints || cf == blobs ? kPrefixElements
+                                                          : 0;
   // Prefix seek is exact only when the seek targets share the extractor's
   // prefix, i.e. the scan prefix holds at least its elements.
   options.total_order_seek =
-      !has_extractor ||
-      !rocksdb_layout::TuplePrefixLength(prefix, kPrefixElements).has_value();
+      elements == 0 ||
+      !rocksdb_layout::TuplePrefixLength(prefix, elements).has_value();
   return PrefixScan(db.get(), cf, std::move(options), std::move(prefix), order);
 }
 

@@ -16,24 +16,29 @@
 namespace rockpoint {
 namespace {
 
-// Extracts the tuple prefix (tag, thread, ns): the first kPrefixElements
-// elements. Keys with fewer whole elements are out of domain (no prefix
-// bloom for them; scans over them use total order).
+// Extracts the first `Elements` tuple elements: (tag, thread, ns), or
+// (tag, thread, ns, checkpoint_id) for writes. Keys with fewer whole
+// elements are out of domain (no prefix bloom for them; scans over them use
+// total order).
+template <int Elements>
 class TuplePrefixExtractor final : public rocksdb::SliceTransform {
  public:
   // Persisted in SST properties: changing it only disables the prefix
   // filters of older files.
-  const char* Name() const override { return "rockpoint.TuplePrefix3"; }
+  const char* Name() const override {
+    static_assert(Elements == 3 || Elements == 4);
+    return Elements == 3 ? "rockpoint.TuplePrefix3" : "rockpoint.TuplePrefix4";
+  }
 
   rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
     const auto length = rocksdb_layout::TuplePrefixLength(
-        std::string_view(key.data(), key.size()), kPrefixElements);
+        std::string_view(key.data(), key.size()), Elements);
     return rocksdb::Slice(key.data(), length.value_or(key.size()));
   }
 
   bool InDomain(const rocksdb::Slice& key) const override {
     return rocksdb_layout::TuplePrefixLength(
-               std::string_view(key.data(), key.size()), kPrefixElements)
+               std::string_view(key.data(), key.size()), Elements)
         .has_value();
   }
 };
@@ -105,11 +110,28 @@ bool ZstdSupported() {
          supported.end();
 }
 
+// What sets one family's options apart from the others'.
+struct FamilySpec {
+  size_t write_buffer_bytes = size_t{8} << 20;
+  // The prefix extractor's element count (TuplePrefixExtractor); 0: none.
+  int prefix_elements = 0;
+  // Memtable insert hints by this transform's prefix; null: none. Needs
+  // single-threaded memtable inserts (MakeStoreOptions).
+  std::shared_ptr<const rocksdb::SliceTransform> insert_hint;
+  // zstd (when supported) and, for values of at least blob_min_bytes (0:
+  // never), blob files.
+  bool compressed = false;
+  uint64_t blob_min_bytes = 0;
+  bool existing_wins = false;  // ExistingWinsMergeOperator
+};
+
+std::shared_ptr<const rocksdb::SliceTransform> TuplePrefix(int elements) {
+  if (elements == 4) return std::make_shared<TuplePrefixExtractor<4>>();
+  return std::make_shared<TuplePrefixExtractor<3>>();
+}
+
 rocksdb::ColumnFamilyOptions FamilyOptions(
-    const std::shared_ptr<rocksdb::Cache>& cache, bool prefixed,
-    bool compressed, uint64_t blob_min_bytes, size_t write_buffer_bytes,
-    bool hint_index = false, bool hint_prefix = true,
-    bool existing_wins = false) {
+    const std::shared_ptr<rocksdb::Cache>& cache, const FamilySpec& spec) {
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = cache;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -120,47 +142,33 @@ rocksdb::ColumnFamilyOptions FamilyOptions(
 
   rocksdb::ColumnFamilyOptions family;
   family.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-  family.write_buffer_size = write_buffer_bytes;
+  family.write_buffer_size = spec.write_buffer_bytes;
   family.level_compaction_dynamic_level_bytes = true;
-  if (hint_index) {
-    family.memtable_insert_with_hint_prefix_extractor =
-        std::make_shared<IndexHintExtractor>();
-  }
-  if (prefixed) {
-    family.prefix_extractor = std::make_shared<TuplePrefixExtractor>();
+  family.memtable_insert_with_hint_prefix_extractor = spec.insert_hint;
+  if (spec.prefix_elements > 0) {
+    family.prefix_extractor = TuplePrefix(spec.prefix_elements);
     // Memtable bloom over prefixes and whole keys: the existence checks of
     // put (blob, record) and put_writes mostly miss.
     family.memtable_prefix_bloom_size_ratio = 0.02;
     family.memtable_whole_key_filtering = true;
-    // A (thread, ns) of checkpoints or writes grows at its end: insert next
-    // to the last key. Not for blobs: a put of several channels inserts at
-    // one place per channel, which invalidates the hint each time (a
-    // recomputed hint costs more than a plain insert). Range deletion begin
-    // keys ("tag", thread) are out of the extractor's domain (see
-    // IndexHintExtractor).
-    if (hint_prefix) {
-      family.memtable_insert_with_hint_prefix_extractor =
-          family.prefix_extractor;
-    }
   }
-  if (existing_wins) {
+  if (spec.existing_wins) {
     family.merge_operator = std::make_shared<ExistingWinsMergeOperator>();
   }
-  if (compressed) {
+  family.compression = rocksdb::kNoCompression;
+  if (spec.compressed) {
     const bool zstd = ZstdSupported();
     family.compression = zstd ? rocksdb::kZSTD : rocksdb::kNoCompression;
     family.bottommost_compression = family.compression;
-    if (blob_min_bytes > 0) {
+    if (spec.blob_min_bytes > 0) {
       family.enable_blob_files = true;
-      family.min_blob_size = blob_min_bytes;
+      family.min_blob_size = spec.blob_min_bytes;
       family.blob_compression_type = family.compression;
       family.enable_blob_garbage_collection = true;
       // Large values share the block cache: without it every read of a
       // blob-file value is a file read.
       family.blob_cache = cache;
     }
-  } else {
-    family.compression = rocksdb::kNoCompression;
   }
   return family;
 }
@@ -186,20 +194,35 @@ StoreOptions MakeStoreOptions(const RocksDbOptions& options) {
 
   auto cache = rocksdb::NewLRUCache(options.block_cache_bytes);
   constexpr size_t kLargeBuffer = size_t{32} << 20;
-  constexpr size_t kSmallBuffer = size_t{8} << 20;
   const uint64_t blob_min = options.blob_file_min_bytes;
+  // Memtable insert hints: a (thread, ns) of checkpoints or writes grows at
+  // its end, so each insert goes next to the previous one of its (thread,
+  // ns). A put of several channels inserts at one place per channel, so
+  // blobs hint by (thread, ns, channel). Range-deletion begin keys ("tag",
+  // thread) are out of the extractors' domains (see IndexHintExtractor).
+  const auto by_namespace = TuplePrefix(3);
   store.families = {
-      {rocksdb::kDefaultColumnFamilyName,
-       FamilyOptions(cache, false, false, 0, kSmallBuffer)},
-      {kCheckpointsFamily, FamilyOptions(cache, true, false, 0, kLargeBuffer)},
-      {kBlobsFamily, FamilyOptions(cache, true, true, blob_min, kLargeBuffer,
-                                   /*hint_index=*/false,
-                                   /*hint_prefix=*/false,
-                                   /*existing_wins=*/true)},
-      {kWritesFamily, FamilyOptions(cache, true, true, blob_min, kLargeBuffer)},
-      {kIndexFamily, FamilyOptions(cache, false, false, 0, kSmallBuffer,
-                                   /*hint_index=*/true)},
-      {kMetaFamily, FamilyOptions(cache, false, false, 0, kSmallBuffer)},
+      {rocksdb::kDefaultColumnFamilyName, FamilyOptions(cache, {})},
+      {kCheckpointsFamily,
+       FamilyOptions(cache, {.write_buffer_bytes = kLargeBuffer,
+                             .prefix_elements = kPrefixElements,
+                             .insert_hint = by_namespace})},
+      {kBlobsFamily, FamilyOptions(cache, {.write_buffer_bytes = kLargeBuffer,
+                                           .prefix_elements = kPrefixElements,
+                                           .insert_hint = TuplePrefix(4),
+                                           .compressed = true,
+                                           .blob_min_bytes = blob_min,
+                                           .existing_wins = true})},
+      {kWritesFamily,
+       FamilyOptions(cache, {.write_buffer_bytes = kLargeBuffer,
+                             .prefix_elements = kWritesPrefixElements,
+                             .insert_hint = by_namespace,
+                             .compressed = true,
+                             .blob_min_bytes = blob_min})},
+      {kIndexFamily,
+       FamilyOptions(cache,
+                     {.insert_hint = std::make_shared<IndexHintExtractor>()})},
+      {kMetaFamily, FamilyOptions(cache, {})},
   };
   return store;
 }

@@ -41,8 +41,12 @@ inline constexpr const char* kWritesFamily = "writes";
 inline constexpr const char* kIndexFamily = "index";
 inline constexpr const char* kMetaFamily = "meta";
 
-// Number of leading tuple elements the prefix extractor keeps.
+// Number of leading tuple elements the prefix extractors keep:
+// (tag, thread, ns) in checkpoints and blobs; (tag, thread, ns,
+// checkpoint_id) in writes, so the prefix bloom filters tell that a
+// checkpoint has no pending writes without reading a data block.
 inline constexpr int kPrefixElements = 3;
+inline constexpr int kWritesPrefixElements = 4;
 
 struct StoreOptions {
   rocksdb::DBOptions db;
