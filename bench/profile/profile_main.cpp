@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -95,69 +96,51 @@ Status Expect(Result<std::optional<CheckpointTuple>> tuple) {
   return Status::OK();
 }
 
-// The op's call, on the filled stores.
-Result<Call> MakeCall(const ProfileOptions& options, RocksDbCheckpointer& store,
-                      RawRocksDb& raw,
-                      const std::map<std::string, TypedValue>& values) {
-  const size_t threads = options.threads, length = options.length;
-  // The keys each call reads, chosen like the bench's (Pick) and built
-  // before the measured loop.
-  std::vector<std::string> threads_read, ids_read;
-  for (size_t i = 0; i < options.calls; ++i) {
-    const bool latest = options.op.ends_with("latest");
-    threads_read.push_back(ThreadId("p", Pick(i, latest ? 1 : 2, threads)));
-    ids_read.push_back(CheckpointId(Pick(i, 3, length)));
-  }
+// A read op's call (get-*, raw-latest, raw-get); nullopt for other ops.
+// The keys each call reads are chosen like the bench's (Pick) and built
+// before the measured loop.
+std::optional<Call> ReadCall(const ProfileOptions& options,
+                             RocksDbCheckpointer& store, RawRocksDb& raw) {
+  const std::string& op = options.op;
+  const bool latest = op.ends_with("latest");
   auto configs = std::make_shared<std::vector<CheckpointConfig>>();
   auto raw_keys = std::make_shared<std::vector<std::string>>();
   for (size_t i = 0; i < options.calls; ++i) {
-    const std::string& thread = threads_read[i];
-    if (options.op == "get-latest") {
-      configs->push_back(CheckpointConfig{thread, "", {}});
-    } else if (options.op == "get-by-id") {
-      configs->push_back(CheckpointConfig{thread, "", ids_read[i]});
-    } else if (options.op == "raw-latest") {
-      raw_keys->push_back(RawCheckpointPrefix(thread));
-    } else if (options.op == "raw-get") {
-      raw_keys->push_back(RawCheckpointKey(thread, ids_read[i]));
-    }
+    const std::string thread =
+        ThreadId("p", Pick(i, latest ? 1 : 2, options.threads));
+    const std::string id = CheckpointId(Pick(i, 3, options.length));
+    configs->push_back(CheckpointConfig{
+        thread, "", latest ? std::nullopt : std::optional<std::string>(id)});
+    raw_keys->push_back(latest ? RawCheckpointPrefix(thread)
+                               : RawCheckpointKey(thread, id));
   }
-  if (options.op.starts_with("get-")) {
+  if (op == "get-latest" || op == "get-by-id") {
     return Call([&store, configs](size_t i) {
       return Expect(store.GetTuple((*configs)[i]));
     });
   }
-  if (options.op == "raw-latest") {
+  if (op == "raw-latest") {
     return Call([&raw, raw_keys](size_t i) {
       std::string value;
       return raw.GetLastWithPrefix((*raw_keys)[i], &value);
     });
   }
-  if (options.op == "raw-get") {
+  if (op == "raw-get") {
     return Call([&raw, raw_keys](size_t i) {
       std::string value;
       return raw.Get((*raw_keys)[i], &value);
     });
   }
-  if (options.op == "delta") {
-    ConversationSpec spec;
-    spec.thread = "chain";
-    spec.turns = options.chain;
-    spec.snapshot_every = 0;  // the seed is the root
-    RP_RETURN_IF_ERROR(WriteConversation(store, spec, nullptr));
-    RP_RETURN_IF_ERROR(store.Compact());
-    return Call([&store](size_t) -> Status {
-      RP_ASSIGN_OR_RETURN(DeltaHistory history,
-                          store.GetDeltaChannelHistory(
-                              CheckpointConfig{"chain", "", {}}, {"messages"}));
-      if (history["messages"].writes.empty()) {
-        return Status::Corruption("delta history without writes");
-      }
-      return Status::OK();
-    });
-  }
-  // Puts append the steps of one new thread, as the bench's put section
-  // does; the arguments are built outside the measured loop.
+  return std::nullopt;
+}
+
+// A write op's call (put, raw-put); nullopt for other ops. Puts append the
+// steps of one new thread, as the bench's put section does; the arguments
+// are built outside the measured loop.
+std::optional<Call> WriteCall(const ProfileOptions& options,
+                              RocksDbCheckpointer& store, RawRocksDb& raw,
+                              const std::map<std::string, TypedValue>& values) {
+  if (options.op != "put" && options.op != "raw-put") return std::nullopt;
   auto steps = std::make_shared<std::vector<PutArgs>>();
   for (size_t i = 0; i < options.calls; ++i) {
     steps->push_back(MakeStep(ThreadId("w", 0), i, values));
@@ -170,12 +153,41 @@ Result<Call> MakeCall(const ProfileOptions& options, RocksDbCheckpointer& store,
           .status();
     });
   }
-  if (options.op == "raw-put") {
-    auto records = std::make_shared<std::vector<RawRecord>>();
-    for (const PutArgs& args : *steps) records->push_back(RawCheckpoint(args));
-    return Call([&raw, records](size_t i) {
-      return raw.Put((*records)[i].key, (*records)[i].value);
-    });
+  auto records = std::make_shared<std::vector<RawRecord>>();
+  for (const PutArgs& args : *steps) records->push_back(RawCheckpoint(args));
+  return Call([&raw, records](size_t i) {
+    return raw.Put((*records)[i].key, (*records)[i].value);
+  });
+}
+
+// The delta op's call: writes the conversation of --chain turns first.
+Result<Call> DeltaCall(const ProfileOptions& options,
+                       RocksDbCheckpointer& store) {
+  ConversationSpec spec;
+  spec.thread = "chain";
+  spec.turns = options.chain;
+  spec.snapshot_every = 0;  // the seed is the root
+  RP_RETURN_IF_ERROR(WriteConversation(store, spec, nullptr));
+  RP_RETURN_IF_ERROR(store.Compact());
+  return Call([&store](size_t) -> Status {
+    RP_ASSIGN_OR_RETURN(DeltaHistory history,
+                        store.GetDeltaChannelHistory(
+                            CheckpointConfig{"chain", "", {}}, {"messages"}));
+    if (history["messages"].writes.empty()) {
+      return Status::Corruption("delta history without writes");
+    }
+    return Status::OK();
+  });
+}
+
+// The op's call, on the filled stores.
+Result<Call> MakeCall(const ProfileOptions& options, RocksDbCheckpointer& store,
+                      RawRocksDb& raw,
+                      const std::map<std::string, TypedValue>& values) {
+  if (options.op == "delta") return DeltaCall(options, store);
+  if (auto call = ReadCall(options, store, raw)) return std::move(*call);
+  if (auto call = WriteCall(options, store, raw, values)) {
+    return std::move(*call);
   }
   return Status::InvalidArgument("unknown --op " + options.op);
 }
