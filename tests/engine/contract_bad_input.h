@@ -4,6 +4,7 @@
 // limits, and the default is 256 MiB). Included by contract_suite.h.
 #pragma once
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 #include "serde/nested_value.h"
 
@@ -36,10 +37,8 @@ inline Value NestedMetadata(int levels) {
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract metadata nesting", H,
-                          contract_metadata_nesting) {
+RP_CONTRACT_CASE("contract metadata nesting") {
   RP_CONTRACT_USING;
-  H h;
   SUBCASE("at the limit it is stored and read back; one past is refused") {
     const Value deepest = NestedMetadata(kMaxMetadataNesting);
     RP_REQUIRE_OK(
@@ -82,9 +81,8 @@ TEST_CASE_TEMPLATE_DEFINE("contract metadata nesting", H,
   }
 }
 
-TEST_CASE_TEMPLATE_DEFINE("contract bad input", H, contract_bad_input) {
+RP_CONTRACT_CASE("contract bad input") {
   RP_CONTRACT_USING;
-  H h;
   DoPut(h.store(), {.thread = "t", .id = CpId(1)});
   DoWrites(h.store(), "t", CpId(1), {W("a", "1")}, "k");
   const std::string before = Everything(h.store());

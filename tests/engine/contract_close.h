@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
 namespace rockpoint::testing {
@@ -42,9 +43,8 @@ inline std::vector<Status> CallEveryMethod(Checkpointer& store,
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract close", H, contract_close) {
+RP_CONTRACT_CASE("contract close") {
   RP_CONTRACT_USING;
-  H h;
   DoPut(h.store(), {.thread = "t", .id = CpId(1)});
   h.Reopen();
 

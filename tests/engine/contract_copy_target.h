@@ -11,6 +11,7 @@
 
 #include "engine/contract_delete.h"
 #include "engine/contract_delta_safety.h"
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
 namespace rockpoint::testing {
@@ -33,10 +34,8 @@ inline void CheckRefusedTarget(const Status& status,
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract copy_thread into a non-empty target", H,
-                          contract_copy_target) {
+RP_CONTRACT_CASE("contract copy_thread into a non-empty target") {
   RP_CONTRACT_USING;
-  H h;
 
   SUBCASE("a target sharing a (namespace, channel, version) is refused") {
     const std::string ns = "sub:1|x";

@@ -4,6 +4,7 @@
 // contract_suite.h.
 #pragma once
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
 namespace rockpoint::testing {
@@ -37,9 +38,8 @@ inline std::vector<CheckpointTuple> ThreadTuples(Checkpointer& store,
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract delete_thread", H, contract_delete_thread) {
+RP_CONTRACT_CASE("contract delete_thread") {
   RP_CONTRACT_USING;
-  H h;
   PutRunFixture(h.store(), "a");
   PutRunFixture(h.store(), "b");
   std::vector<CheckpointTuple> b_before = ThreadTuples(h.store(), "b");
@@ -70,9 +70,8 @@ TEST_CASE_TEMPLATE_DEFINE("contract delete_thread", H, contract_delete_thread) {
   }
 }
 
-TEST_CASE_TEMPLATE_DEFINE("contract delete_for_runs", H, contract_delete_runs) {
+RP_CONTRACT_CASE("contract delete_for_runs") {
   RP_CONTRACT_USING;
-  H h;
   PutRunFixture(h.store(), "a");
   PutRunFixture(h.store(), "b");
   std::vector<CheckpointTuple> before =
@@ -118,9 +117,8 @@ TEST_CASE_TEMPLATE_DEFINE("contract delete_for_runs", H, contract_delete_runs) {
   }
 }
 
-TEST_CASE_TEMPLATE_DEFINE("contract copy_thread", H, contract_copy) {
+RP_CONTRACT_CASE("contract copy_thread") {
   RP_CONTRACT_USING;
-  H h;
   PutRunFixture(h.store(), "src");
   DoWrites(h.store(), "src", CpId(3), {W("__error__", "boom")}, "k2", "p");
   std::vector<CheckpointTuple> source = ThreadTuples(h.store(), "src");
@@ -152,9 +150,8 @@ TEST_CASE_TEMPLATE_DEFINE("contract copy_thread", H, contract_copy) {
   }
 }
 
-TEST_CASE_TEMPLATE_DEFINE("contract prune", H, contract_prune) {
+RP_CONTRACT_CASE("contract prune") {
   RP_CONTRACT_USING;
-  H h;
   PutRunFixture(h.store(), "a");
   PutRunFixture(h.store(), "b");
   std::vector<CheckpointTuple> a_before = ThreadTuples(h.store(), "a");

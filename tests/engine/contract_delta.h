@@ -3,6 +3,7 @@
 // and the order of the writes. Included by contract_suite.h.
 #pragma once
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
 namespace rockpoint::testing {
@@ -59,10 +60,8 @@ inline std::string HistoryOf(Checkpointer& store,
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract get_delta_channel_history", H,
-                          contract_delta) {
+RP_CONTRACT_CASE("contract get_delta_channel_history") {
   RP_CONTRACT_USING;
-  H h;
 
   SUBCASE("no channels: {}") {
     PutDeltaStep(h.store(), "t", CpId(1), {}, int64_t{1}, "S1", {"w1"});
@@ -110,7 +109,7 @@ TEST_CASE_TEMPLATE_DEFINE("contract get_delta_channel_history", H,
     // repeats (a, 0) and is ignored.
     CHECK(HistoryOf(h.store(), Cfg("t", CpId(4))) ==
           std::string("S1: cp0002/a#0=a0 cp0002/a#1=a1 cp0002/b#0=b0 ") +
-              (kWritesKeyedByTask<H> ? "" : "cp0002/p/a#0=p0 ") +
+              (h.writes_keyed_by_task() ? "" : "cp0002/p/a#0=p0 ") +
               "cp0003/k#0=c0");
     DeltaHistory both =
         History(h.store(), Cfg("t", CpId(4)), {"msgs", "other", "__error__"});

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "engine/contract_delta.h"
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
 namespace rockpoint::testing {
@@ -100,9 +101,8 @@ inline std::string ReadingKeys(const Readings& readings) {
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract delta safety", H, contract_delta_safety) {
+RP_CONTRACT_CASE("contract delta safety") {
   RP_CONTRACT_USING;
-  H h;
   PutDeltaThread(h.store(), "d");
   PutDeltaThread(h.store(), "d", "n:1", 7, 3);
   PutDeltaThread(h.store(), "ref");

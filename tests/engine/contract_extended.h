@@ -7,11 +7,11 @@
 
 #include "engine/contract_bad_input.h"
 #include "engine/contract_delta.h"
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
-TEST_CASE_TEMPLATE_DEFINE("contract list_threads", H, contract_list_threads) {
+RP_CONTRACT_CASE("contract list_threads") {
   RP_CONTRACT_USING;
-  H h;
   DoPut(h.store(), {.thread = "a", .id = CpId(1)});
   DoPut(h.store(), {.thread = "a", .id = CpId(2), .ns = "sub:1"});
   DoPut(h.store(), {.thread = "a", .id = CpId(3), .parent = CpId(1)});
@@ -92,8 +92,7 @@ inline void PutNumberedThreads(Checkpointer& store,
 // contract_ids on a kTextIds backend: text ids of every shape are kept
 // apart and ordered by bytes whatever the server's collation; the ids it
 // cannot store are refused and change nothing.
-template <typename H>
-void CheckTextIds(H& h) {
+inline void CheckTextIds(ContractHarness& h) {
   // "B" < "a" < "b" < "é" in bytes; most collations order them otherwise.
   const std::vector<std::string> threads = {"",
                                             "a",
@@ -159,10 +158,9 @@ void CheckTextIds(H& h) {
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract arbitrary byte ids", H, contract_ids) {
+RP_CONTRACT_CASE("contract arbitrary byte ids") {
   RP_CONTRACT_USING;
-  H h;
-  if constexpr (kTextIds<H>) {
+  if (h.text_ids()) {
     CheckTextIds(h);
     return;
   }
@@ -244,9 +242,8 @@ TEST_CASE_TEMPLATE_DEFINE("contract arbitrary byte ids", H, contract_ids) {
   }
 }
 
-TEST_CASE_TEMPLATE_DEFINE("contract branch safety", H, contract_branches) {
+RP_CONTRACT_CASE("contract branch safety") {
   RP_CONTRACT_USING;
-  H h;
   // Two branches forked from cp1 each write "c" under versions from the
   // runtime's generator: they never share a stored value.
   ChannelVersion root = Unwrap(GetNextVersion(std::string("0.0")));
@@ -278,7 +275,7 @@ TEST_CASE_TEMPLATE_DEFINE("contract branch safety", H, contract_branches) {
   CHECK(MustGet(h.store(), Cfg("t")).config.checkpoint_id == CpId(5));
 }
 
-TEST_CASE_TEMPLATE_DEFINE("contract get_next_version", H, contract_versions) {
+RP_CONTRACT_CASE("contract get_next_version") {
   RP_CONTRACT_USING;
   CHECK(Unwrap(GetNextVersion(std::nullopt)) == ChannelVersion{int64_t{1}});
   CHECK(Unwrap(GetNextVersion(ChannelVersion{int64_t{1}})) ==

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/contract_delta_safety.h"
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
 namespace rockpoint::testing {
@@ -41,9 +42,8 @@ inline std::string Counts(Checkpointer& store, const std::string& thread) {
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract hidden checkpoints", H, contract_hidden) {
+RP_CONTRACT_CASE("contract hidden checkpoints") {
   RP_CONTRACT_USING;
-  H h;
   PutDeltaThread(h.store(), "d");
   PutDeltaThread(h.store(), "d", "n:1", 7, 3);
   h.Reopen();

@@ -3,11 +3,11 @@
 // tuples equal get_tuple's. Included by contract_suite.h.
 #pragma once
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
-TEST_CASE_TEMPLATE_DEFINE("contract list", H, contract_list) {
+RP_CONTRACT_CASE("contract list") {
   RP_CONTRACT_USING;
-  H h;
   auto meta = [](const char* source, int step, const char* user) {
     return Meta({{"source", Value(source)},
                  {"step", Value(step)},

@@ -3,11 +3,11 @@
 // round trips, and get_tuple's lookup rules. Included by contract_suite.h.
 #pragma once
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
-TEST_CASE_TEMPLATE_DEFINE("contract put", H, contract_put) {
+RP_CONTRACT_CASE("contract put") {
   RP_CONTRACT_USING;
-  H h;
 
   SUBCASE("put returns {thread_id, checkpoint_ns, checkpoint.id}") {
     CheckpointConfig root =
@@ -255,9 +255,8 @@ TEST_CASE_TEMPLATE_DEFINE("contract put", H, contract_put) {
   }
 }
 
-TEST_CASE_TEMPLATE_DEFINE("contract get_tuple", H, contract_get) {
+RP_CONTRACT_CASE("contract get_tuple") {
   RP_CONTRACT_USING;
-  H h;
   // Put out of id order: "latest" is the greatest id, not the last put.
   DoPut(h.store(), {.thread = "t", .id = CpId(3)});
   DoPut(h.store(), {.thread = "t", .id = CpId(1)});

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/contract_delta_safety.h"
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 #include "rockpoint/retention.h"
 
@@ -67,10 +68,9 @@ inline std::string Everything(Checkpointer& store,
 
 }  // namespace rockpoint::testing
 
-TEST_CASE_TEMPLATE_DEFINE("contract retention", H, contract_retention) {
+RP_CONTRACT_CASE("contract retention") {
   RP_CONTRACT_USING;
   using std::chrono::hours;
-  H h;
   // "t": 12 checkpoints an hour apart (hours 0..11) in "", 7 (hours 0..6)
   // in "n:1"; "fresh": hours 20..31; "ref": untimed ts (never ages).
   PutDeltaThread(h.store(), "t", "", 12, 4, HoursAfterBase);

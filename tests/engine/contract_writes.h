@@ -3,11 +3,11 @@
 // to. Included by contract_suite.h.
 #pragma once
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 
-TEST_CASE_TEMPLATE_DEFINE("contract put_writes", H, contract_writes) {
+RP_CONTRACT_CASE("contract put_writes") {
   RP_CONTRACT_USING;
-  H h;
   DoPut(h.store(), {.thread = "t", .id = CpId(1)});
 
   SUBCASE("a write carries task_id, channel, value, task_path, idx, id") {
@@ -33,8 +33,8 @@ TEST_CASE_TEMPLATE_DEFINE("contract put_writes", H, contract_writes) {
     DoWrites(h.store(), "t", CpId(1), {W("a", "3")}, "t1", "p");
     h.Reopen();
     CHECK(WritesOf(MustGet(h.store(), Cfg("t", CpId(1))).pending_writes) ==
-          (kWritesKeyedByTask<H> ? "/t1#0:a=1 /t2#0:a=2"
-                                 : "/t1#0:a=1 /t2#0:a=2 p/t1#0:a=3"));
+          (h.writes_keyed_by_task() ? "/t1#0:a=1 /t2#0:a=2"
+                                    : "/t1#0:a=1 /t2#0:a=2 p/t1#0:a=3"));
   }
 
   SUBCASE("special channels get their fixed index and replace") {
@@ -71,7 +71,7 @@ TEST_CASE_TEMPLATE_DEFINE("contract put_writes", H, contract_writes) {
     // Keyed by task alone, the writes of tasks a and b under "" repeat
     // (a, 0) and (b, 0) and are ignored.
     CHECK(WritesOf(MustGet(h.store(), Cfg("t", CpId(1))).pending_writes) ==
-          std::string(kWritesKeyedByTask<H> ? "" : "/a#0:a=5 /b#0:a=2 ") +
+          std::string(h.writes_keyed_by_task() ? "" : "/a#0:a=5 /b#0:a=2 ") +
               "p1/z#-3:__interrupt__=i p2/a#-4:__resume__=r p2/a#0:a=3 "
               "p2/a#1:b=4 p2/b#-1:__error__=e p2/b#0:a=1");
   }

@@ -3,8 +3,8 @@
 // binary, emptied for each case; Reopen() closes every connection and opens
 // a new checkpointer, so what a case reads came back from the server.
 //
-// The suite runs twice, instantiated once (an instantiation costs minutes of
-// compile time): on a plaintext database (LangGraph's format) in this
+// The suite runs twice, with one harness type (its database's state is
+// per process): on a plaintext database (LangGraph's format) in this
 // process, and on an encrypted one (the key in EncryptionOptions) in a child
 // process of this binary, which the case "postgres: the contract suite on an
 // encrypted database" starts with kEncryptedVariable set.
