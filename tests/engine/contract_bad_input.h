@@ -1,7 +1,7 @@
 // Contract suite, bad input: every method rejects it with InvalidArgument
 // naming the field and writes nothing; a missing target is NotFound.
 // Value-size limits are checked in validation_test.cpp (a harness cannot set
-// limits, and the default is 256 MiB). Included by contract_suite.h.
+// limits, and the default is 256 MiB). Compiled by contract_cases.cpp.
 #pragma once
 
 #include "engine/contract_harness.h"

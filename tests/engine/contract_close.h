@@ -1,6 +1,6 @@
 // Contract suite, close: Close returns OK on an idle store, every later call
 // returns Aborted "store is closed" (none crashes), and closing again is OK.
-// Included by contract_suite.h.
+// Compiled by contract_cases.cpp.
 #pragma once
 
 #include <string>

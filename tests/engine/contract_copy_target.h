@@ -4,7 +4,7 @@
 // the sequence a differential run found (copied values at a (namespace,
 // channel, version) the target already stored), a target whose checkpoints
 // are all hidden, delta channels, and copying a thread onto itself.
-// Included by contract_suite.h.
+// Compiled by contract_cases.cpp.
 #pragma once
 
 #include <string>

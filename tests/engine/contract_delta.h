@@ -1,64 +1,11 @@
 // Contract suite, get_delta_channel_history: where the walk starts, how it
 // follows parent ids, which writes it takes, where each channel's seed is,
-// and the order of the writes. Included by contract_suite.h.
+// and the order of the writes. Compiled by contract_cases.cpp.
 #pragma once
 
 #include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
-
-namespace rockpoint::testing {
-
-// One step of a delta channel "msgs": version `version`, the full value
-// `snapshot` stored if given (else an "empty" version bump), and writes
-// to "msgs" by task "k" on the new checkpoint.
-inline void PutDeltaStep(Checkpointer& store, const std::string& thread,
-                         const std::string& id,
-                         std::optional<std::string> parent,
-                         ChannelVersion version,
-                         std::optional<std::string> snapshot,
-                         std::vector<std::string> writes,
-                         const std::string& ns = "") {
-  std::map<std::string, TypedValue> values;
-  if (snapshot) values.emplace("msgs", Val(*snapshot));
-  DoPut(store, {.thread = thread,
-                .id = id,
-                .parent = std::move(parent),
-                .values = std::move(values),
-                .versions = {{"msgs", std::move(version)}},
-                .ns = ns});
-  std::vector<ChannelWrite> list;
-  for (std::string& text : writes) list.push_back(W("msgs", std::move(text)));
-  if (!list.empty()) DoWrites(store, thread, id, list, "k", "", ns);
-}
-
-// "S1: cp0001/k#0=w1 cp0002/k#0=w2"; "-" when there is no seed.
-inline std::string Describe(const DeltaChannelHistory& history) {
-  std::string out = history.seed ? history.seed->bytes : "-";
-  out += ":";
-  for (const PendingWrite& write : history.writes) {
-    out += " " + write.checkpoint_id + "/" + write.task_path +
-           (write.task_path.empty() ? "" : "/") + write.task_id + "#" +
-           std::to_string(write.idx) + "=" + write.value.bytes;
-  }
-  return out;
-}
-
-inline DeltaHistory History(Checkpointer& store, const CheckpointConfig& config,
-                            const std::vector<std::string>& channels) {
-  return Unwrap(store.GetDeltaChannelHistory(config, channels));
-}
-
-// Describe() of one channel's history at `config`.
-inline std::string HistoryOf(Checkpointer& store,
-                             const CheckpointConfig& config,
-                             const std::string& channel = "msgs") {
-  DeltaHistory history = History(store, config, {channel});
-  REQUIRE(history.size() == 1);
-  REQUIRE(history.count(channel) == 1);
-  return Describe(history.at(channel));
-}
-
-}  // namespace rockpoint::testing
+#include "engine/delta_helpers.h"
 
 RP_CONTRACT_CASE("contract get_delta_channel_history") {
   RP_CONTRACT_USING;

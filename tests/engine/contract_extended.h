@@ -1,6 +1,6 @@
 // Contract suite, beyond the per-method rules: list_threads, arbitrary-byte
 // ids kept apart, branch safety of forked histories, and get_next_version.
-// Included by contract_suite.h.
+// Compiled by contract_cases.cpp.
 #pragma once
 
 #include <algorithm>

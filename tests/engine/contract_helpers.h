@@ -168,7 +168,7 @@ inline constexpr size_t kTextIdBytes = 512;
 }  // namespace rockpoint::testing
 
 // First statement of every contract test body: the suite's cases are defined
-// at global scope (TEST_CASE_TEMPLATE_INVOKE needs their ids there).
+// at global scope (RP_CONTRACT_CASE defines doctest cases there).
 #define RP_CONTRACT_USING      \
   using namespace ::rockpoint; \
   using namespace ::rockpoint::testing

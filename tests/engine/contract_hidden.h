@@ -1,6 +1,6 @@
 // Contract suite, hidden checkpoints: list(include_hidden) shows what prune
 // and delete_for_runs kept out of sight, and hide_checkpoint makes a
-// checkpoint hidden exactly as they do. Included by contract_suite.h.
+// checkpoint hidden exactly as they do. Compiled by contract_cases.cpp.
 #pragma once
 
 #include "engine/contract_delta_safety.h"

@@ -1,6 +1,6 @@
 // Contract suite, list: which threads, namespaces and ids are listed, the
 // metadata filter, before, limit, global newest-first order, and that listed
-// tuples equal get_tuple's. Included by contract_suite.h.
+// tuples equal get_tuple's. Compiled by contract_cases.cpp.
 #pragma once
 
 #include "engine/contract_harness.h"

@@ -1,6 +1,6 @@
 // Contract suite, put and get_tuple: normalization, namespaces, parents,
 // value storage per (thread, ns, channel, version), versions and metadata
-// round trips, and get_tuple's lookup rules. Included by contract_suite.h.
+// round trips, and get_tuple's lookup rules. Compiled by contract_cases.cpp.
 #pragma once
 
 #include "engine/contract_harness.h"

@@ -1,7 +1,7 @@
 // Contract suite, retention (docs/CONTRACT.md "Retention"): Expire and Sweep
 // delete what a policy expires, keep hidden what a survivor's delta
 // history needs, report what went, and a dry run changes nothing.
-// Included by contract_suite.h.
+// Compiled by contract_cases.cpp.
 #pragma once
 
 #include <chrono>

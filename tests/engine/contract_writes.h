@@ -1,6 +1,6 @@
 // Contract suite, put_writes: write index, first-wins for regular channels,
 // replace for special channels, ordering, and which checkpoint writes belong
-// to. Included by contract_suite.h.
+// to. Compiled by contract_cases.cpp.
 #pragma once
 
 #include "engine/contract_harness.h"

@@ -2,7 +2,7 @@
 // --key-file, reading it with the key from a file or ROCKPOINT_AES_KEY,
 // clear errors without it or with a wrong one, verify, and rekey to another
 // key and back to plaintext, on RocksDB, SQLite and JSONL stores.
-#include "engine/contract_delta_safety.h"
+#include "engine/delta_helpers.h"
 #include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
 #include "tools/cli_harness.h"

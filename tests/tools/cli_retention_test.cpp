@@ -1,7 +1,7 @@
 // `prune --older-than / --idle / --keep` and `stats` with a policy, on
 // RocksDB, SQLite and JSONL stores: a dry run without --yes, the same
 // figures applied with it, a question on a terminal, clear errors.
-#include "engine/contract_delta_safety.h"
+#include "engine/delta_helpers.h"
 #include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/sqlite_checkpointer.h"
 #include "tools/cli_harness.h"

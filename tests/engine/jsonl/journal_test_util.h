@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/contract_delta_safety.h"
 #include "engine/contract_helpers.h"
+#include "engine/delta_helpers.h"
 #include "rockpoint/jsonl_checkpointer.h"
 
 namespace rockpoint::testing::journal {

@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/contract_delta_safety.h"
 #include "engine/contract_helpers.h"
+#include "engine/delta_helpers.h"
 #include "engine/postgres/postgres_test_server.h"
 #include "rockpoint/encryption.h"
 #include "rockpoint/postgres_checkpointer.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "engine/contract_delta_safety.h"
+#include "engine/delta_helpers.h"
 #include "engine/rocksdb/child_process.h"
 #include "engine/rocksdb/encryption_test_util.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"

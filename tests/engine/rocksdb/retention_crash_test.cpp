@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "engine/contract_delta_safety.h"
+#include "engine/delta_helpers.h"
 #include "engine/retention_concurrency.h"
 #include "engine/rocksdb/child_process.h"
 #include "engine/rocksdb/crash_protocol.h"

@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/contract_delta_safety.h"
 #include "engine/contract_helpers.h"
+#include "engine/delta_helpers.h"
 #include "engine/sqlite/sqlite_test_util.h"
 #include "rockpoint/encryption.h"
 #include "rockpoint/sqlite_checkpointer.h"

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "engine/contract_delta_safety.h"
 #include "engine/contract_helpers.h"
+#include "engine/delta_helpers.h"
 #include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint {
