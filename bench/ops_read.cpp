@@ -1,6 +1,5 @@
 // get_tuple (RunGetSection) and list (RunListSection).
 #include <memory>
-#include <random>
 
 #include "bench/operations.h"
 #include "bench/workload.h"
@@ -10,12 +9,6 @@ namespace {
 
 // The page size of the list measurements (docs/DESIGN.md: list(limit 10)).
 constexpr size_t kLimit = 10;
-
-// A deterministic "random" index in [0, n) for call i.
-size_t Pick(size_t i, size_t salt, size_t n) {
-  std::mt19937_64 rng(i * 0x9E3779B97F4A7C15ull + salt);
-  return rng() % n;
-}
 
 // Fills `threads` threads of `length` steps (2 pending writes per step) in
 // every checkpointer of `stores`, and the same checkpoints in raw RocksDB

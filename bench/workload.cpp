@@ -68,6 +68,11 @@ std::string CheckpointId(size_t step) {
   return buffer;
 }
 
+size_t Pick(size_t i, size_t salt, size_t n) {
+  std::mt19937_64 rng(i * 0x9E3779B97F4A7C15ull + salt);
+  return rng() % n;
+}
+
 std::map<std::string, TypedValue> MakeChannelValues(const StateShape& shape,
                                                     uint64_t seed) {
   TextGenerator text(seed);

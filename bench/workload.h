@@ -50,6 +50,9 @@ class TextGenerator {
 std::string ThreadId(std::string_view prefix, size_t index);
 // The checkpoint id of step `step` (20-digit zero-padded).
 std::string CheckpointId(size_t step);
+// A deterministic "random" index in [0, n) for call i; `salt` tells apart
+// the picks of one call. REQUIRES: n > 0.
+size_t Pick(size_t i, size_t salt, size_t n);
 
 // The channel values of one state: channels "ch<i>", each a msgpack string of
 // state_bytes / channels bytes of text (serialized, type "msgpack").

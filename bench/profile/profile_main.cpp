@@ -28,7 +28,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 
 #include "bench/conversation.h"
@@ -60,11 +59,6 @@ using Call = std::function<Status(size_t)>;
 [[gnu::noinline]] Status RunMeasuredCalls(const Call& call, size_t calls) {
   for (size_t i = 0; i < calls; ++i) RP_RETURN_IF_ERROR(call(i));
   return Status::OK();
-}
-
-size_t Pick(size_t i, size_t salt, size_t n) {
-  std::mt19937_64 rng(i * 0x9E3779B97F4A7C15ull + salt);
-  return rng() % n;
 }
 
 Status Fill(const ProfileOptions& options, RocksDbCheckpointer& store,

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/build_tree.h"
 #include "bench/xml_wellformed.h"
 
 namespace {
@@ -140,14 +141,7 @@ fs::path BenchBinary() {
   if (const char* from_env = std::getenv("ROCKPOINT_BENCH_BINARY")) {
     return from_env;
   }
-  fs::path dir = fs::path(ROCKPOINT_TEST_BINARY_DIR);
-  for (int up = 0; up < 3 && !dir.empty(); ++up) {
-    dir = dir.parent_path();
-    const fs::path candidate = dir / "bench" / "rockpoint-bench";
-    if (fs::exists(candidate)) return candidate;
-  }
-  return fs::path(ROCKPOINT_TEST_BINARY_DIR) / ".." / "bench" /
-         "rockpoint-bench";
+  return rockpoint::testing::BenchProgram("rockpoint-bench");
 }
 
 // The one quick run every test case inspects.

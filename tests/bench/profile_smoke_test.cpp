@@ -11,21 +11,11 @@
 #include <sstream>
 #include <string>
 
+#include "bench/build_tree.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-
-// bench/rockpoint-profile of the build tree that holds this test.
-fs::path ProfileBinary() {
-  fs::path dir = fs::path(ROCKPOINT_TEST_BINARY_DIR);
-  for (int up = 0; up < 3 && !dir.empty(); ++up) {
-    dir = dir.parent_path();
-    const fs::path candidate = dir / "bench" / "rockpoint-profile";
-    if (fs::exists(candidate)) return candidate;
-  }
-  return fs::path(ROCKPOINT_TEST_BINARY_DIR) / ".." / "bench" /
-         "rockpoint-profile";
-}
 
 struct Outcome {
   int exit_code = -1;
@@ -33,7 +23,7 @@ struct Outcome {
 };
 
 Outcome RunProfile(const std::string& arguments) {
-  const fs::path binary = ProfileBinary();
+  const fs::path binary = rockpoint::testing::BenchProgram("rockpoint-profile");
   INFO("binary: " << binary);
   REQUIRE(fs::exists(binary));
   char pattern[] = "/tmp/rockpoint-profile-smoke-XXXXXX";

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <functional>
 
 #include "engine/contract_helpers.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
@@ -36,15 +37,30 @@ struct FixtureStore {
   }
 };
 
-// A copy of release `release`'s `kind` ("plain" or "encrypted") store.
-void CopyFixture(const std::string& release, const std::string& kind,
-                 FixtureStore* store) {
-  const fs::path source = fs::path(ROCKPOINT_SOURCE_DIR) / "tests" / "engine" /
-                          "rocksdb" / "fixtures" / release / kind;
-  REQUIRE_MESSAGE(fs::is_directory(source), source.string());
-  store->path = store->dir.Sub("store");
-  fs::copy(source, store->path, fs::copy_options::recursive);
-  store->encrypted = kind == "encrypted";
+// Runs `check` on a fresh copy of each release's plaintext and encrypted
+// store.
+void ForEachFixtureCopy(const std::function<void(const FixtureStore&)>& check) {
+  for (const char* release : kReleases) {
+    for (const char* kind : {"plain", "encrypted"}) {
+      CAPTURE(release);
+      CAPTURE(kind);
+      const fs::path source = fs::path(ROCKPOINT_SOURCE_DIR) / "tests" /
+                              "engine" / "rocksdb" / "fixtures" / release /
+                              kind;
+      REQUIRE_MESSAGE(fs::is_directory(source), source.string());
+      FixtureStore fixture;
+      fixture.path = fixture.dir.Sub("store");
+      fs::copy(source, fixture.path, fs::copy_options::recursive);
+      fixture.encrypted = std::string(kind) == "encrypted";
+      check(fixture);
+    }
+  }
+}
+
+// The pending writes of thread "a"'s checkpoint `step`, as WritesOf renders
+// them.
+std::string WritesAt(Checkpointer& store, int step) {
+  return WritesOf(MustGet(store, Cfg("a", CpId(step))).pending_writes);
 }
 
 std::string ExpectedWrites(int step) {
@@ -80,52 +96,36 @@ void CheckHistory(Checkpointer& store) {
 }
 
 TEST_CASE("rocksdb release fixtures: an earlier release's store reads") {
-  for (const char* release : kReleases) {
-    for (const char* kind : {"plain", "encrypted"}) {
-      CAPTURE(release);
-      CAPTURE(kind);
-      FixtureStore fixture;
-      CopyFixture(release, kind, &fixture);
-      auto store = fixture.Open();
-      CheckHistory(*store);
-      const VerifyReport report = Unwrap(VerifyStore(*store, nullptr));
-      CHECK(report.sound());
-      CHECK(report.checkpoints == kThreadALength + 2);
-    }
-  }
+  ForEachFixtureCopy([](const FixtureStore& fixture) {
+    auto store = fixture.Open();
+    CheckHistory(*store);
+    const VerifyReport report = Unwrap(VerifyStore(*store, nullptr));
+    CHECK(report.sound());
+    CHECK(report.checkpoints == kThreadALength + 2);
+  });
 }
 
 TEST_CASE(
     "rocksdb release fixtures: new writes, compaction and reopen on an "
     "earlier release's store") {
-  for (const char* release : kReleases) {
-    for (const char* kind : {"plain", "encrypted"}) {
-      CAPTURE(release);
-      CAPTURE(kind);
-      FixtureStore fixture;
-      CopyFixture(release, kind, &fixture);
-      {
-        auto store = fixture.Open();
-        // Writes on the latest, whose thread's older writes are in table
-        // files written with the release's options.
-        RP_REQUIRE_OK(PutStepWrites(*store, "a", "", kThreadALength));
-        RP_REQUIRE_OK(PutStep(*store, "a", "", kThreadALength + 1));
-        CHECK(WritesOf(MustGet(*store, Cfg("a", CpId(kThreadALength)))
-                           .pending_writes) == ExpectedWrites(kThreadALength));
-        RP_REQUIRE_OK(store->Compact());
-      }
+  ForEachFixtureCopy([](const FixtureStore& fixture) {
+    {
       auto store = fixture.Open();
-      CHECK(MustGet(*store, Cfg("a")).config.checkpoint_id ==
-            CpId(kThreadALength + 1));
-      CHECK(WritesOf(MustGet(*store, Cfg("a", CpId(kThreadALength)))
-                         .pending_writes) == ExpectedWrites(kThreadALength));
-      CHECK(WritesOf(MustGet(*store, Cfg("a", CpId(3))).pending_writes) ==
-            ExpectedWrites(3));
-      CHECK(WritesOf(MustGet(*store, Cfg("a", CpId(kThreadALength + 1)))
-                         .pending_writes) == "");
-      CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
+      // Writes on the latest, whose thread's older writes are in table
+      // files written with the release's options.
+      RP_REQUIRE_OK(PutStepWrites(*store, "a", "", kThreadALength));
+      RP_REQUIRE_OK(PutStep(*store, "a", "", kThreadALength + 1));
+      CHECK(WritesAt(*store, kThreadALength) == ExpectedWrites(kThreadALength));
+      RP_REQUIRE_OK(store->Compact());
     }
-  }
+    auto store = fixture.Open();
+    CHECK(MustGet(*store, Cfg("a")).config.checkpoint_id ==
+          CpId(kThreadALength + 1));
+    CHECK(WritesAt(*store, kThreadALength) == ExpectedWrites(kThreadALength));
+    CHECK(WritesAt(*store, 3) == ExpectedWrites(3));
+    CHECK(WritesAt(*store, kThreadALength + 1) == "");
+    CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
+  });
 }
 
 }  // namespace
