@@ -232,17 +232,14 @@ std::optional<size_t> TuplePrefixLength(std::string_view key, int count) {
         code == static_cast<uint8_t>(keys::TypeCode::kString)) {
       // Escaped bytes: 0x00 0xFF is a NUL, a lone 0x00 terminates.
       while (true) {
-        if (pos >= key.size()) return std::nullopt;
-        if (key[pos] == '\0') {
-          if (pos + 1 < key.size() &&
-              static_cast<uint8_t>(key[pos + 1]) == 0xFF) {
-            pos += 2;
-            continue;
-          }
+        const size_t zero = key.find('\0', pos);
+        if (zero == std::string_view::npos) return std::nullopt;
+        pos = zero + 1;
+        if (pos < key.size() && static_cast<uint8_t>(key[pos]) == 0xFF) {
           ++pos;
-          break;
+          continue;
         }
-        ++pos;
+        break;
       }
       continue;
     }

@@ -125,7 +125,9 @@ Status RocksDbCheckpointer::Impl::Write(rocksdb::WriteBatch& batch,
   if (batch.Count() == 0) return Status::OK();
   rocksdb::WriteOptions write;
   write.sync = options.sync_writes;
-  return ToStatus(db->Write(write, &batch), context);
+  RP_RETURN_IF_ERROR(ToStatus(db->Write(write, &batch), context));
+  counters->AddUserBytes(batch.GetDataSize());
+  return Status::OK();
 }
 
 PrefixScan RocksDbCheckpointer::Impl::Scan(rocksdb::ColumnFamilyHandle* cf,

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <rocksdb/db.h>
-#include <rocksdb/statistics.h>
 #include <rocksdb/write_batch.h>
 
 #include <array>
@@ -27,6 +26,7 @@
 #include "base/mutex.h"
 #include "engine/record_cipher.h"
 #include "engine/rocksdb/prefix_scan.h"
+#include "engine/rocksdb/write_counters.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "serde/records.h"
 
@@ -131,7 +131,7 @@ class RocksDbCheckpointer::Impl {
   rocksdb::ColumnFamilyHandle* writes = nullptr;
   rocksdb::ColumnFamilyHandle* index = nullptr;
   rocksdb::ColumnFamilyHandle* meta = nullptr;
-  std::shared_ptr<rocksdb::Statistics> statistics;
+  std::shared_ptr<WriteCounters> counters;  // figures of Stats()
   StripedLocks locks;
   // The cipher of an encrypted store (docs/ENCRYPTION.md), null for a
   // plaintext one.

@@ -149,7 +149,7 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
   impl->options = options;
   StoreOptions store = MakeStoreOptions(options);
   if (env != nullptr) store.db.env = env;
-  impl->statistics = store.db.statistics;
+  impl->counters = store.counters;
   if (!options.read_only && options.create_if_missing) {
     RP_RETURN_IF_ERROR(
         CreateStoreDirectory(*store.db.env->GetFileSystem(), options.path));

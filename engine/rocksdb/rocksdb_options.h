@@ -1,11 +1,16 @@
 // RocksDB options for the rockpoint layout: the column families, their
-// table options and the prefix extractor that matches the tuple keys.
+// table options and the prefix extractors that match the tuple keys
+// (engine/rocksdb/FORMAT.md, "Column families", says which of them decide
+// how stored bytes are read).
 //
-//   * checkpoints, blobs, writes: prefix extractor = the first three tuple
-//     elements (tag, thread, ns), so a prefix bloom filter answers "does this
-//     file hold anything of (thread, ns)" for the latest-checkpoint seek, the
-//     writes scan and the delta walk; whole-key bloom filters (10 bits/key)
-//     serve the point reads (get by id, blob MultiGet).
+//   * checkpoints, blobs: prefix extractor = the first three tuple elements
+//     (tag, thread, ns), so a prefix bloom filter answers "does this file
+//     hold anything of (thread, ns)" for the latest-checkpoint seek and the
+//     delta walk; writes: the first four (with checkpoint_id), so the writes
+//     scan of get_tuple skips every file without a write of its checkpoint.
+//     Whole-key bloom filters (10 bits/key) serve the point reads (get by
+//     id, blob MultiGet); filter and index blocks stay pinned in the block
+//     cache while their table is open.
 //   * blobs, writes: zstd (when the RocksDB build supports it), and values of
 //     at least blob_file_min_bytes go to blob files.
 //   * blobs: the "existing value wins" merge operator (a key's base value,
@@ -15,11 +20,11 @@
 //   * index, meta: no prefix extractor (the ts and run scans cross
 //     prefixes); whole-key bloom filters.
 //   * memtables: whole-key and prefix blooms (put's record read mostly
-//     misses) and insert hints per prefix (keys of a (thread, ns) in the
-//     checkpoints and writes families, of a run, and the ts order grow at
-//     their end; not blobs, inserted at one place per channel), which need
-//     allow_concurrent_memtable_write = false.
-//   * one LRU block cache of block_cache_bytes shared by all families.
+//     misses) and insert hints: by (thread, ns) in checkpoints and writes,
+//     by (thread, ns, channel) in blobs, by run or by the ts order in index;
+//     hints need allow_concurrent_memtable_write = false.
+//   * one LRU block cache of block_cache_bytes shared by all families; no
+//     rocksdb::Statistics (WriteCounters keeps the figures of `stats`).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -30,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/rocksdb/write_counters.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint {
@@ -52,6 +58,8 @@ struct StoreOptions {
   rocksdb::DBOptions db;
   // default (unused, required by RocksDB), then the five families above.
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  // The write figures of `stats`, a listener in db.listeners.
+  std::shared_ptr<WriteCounters> counters;
 };
 
 StoreOptions MakeStoreOptions(const RocksDbOptions& options);

@@ -1,5 +1,4 @@
 // Compact() and Stats(): maintenance and figures for `rockpoint stats`.
-#include <rocksdb/statistics.h>
 
 #include <filesystem>
 
@@ -53,11 +52,8 @@ Result<StoreStats> RocksDbCheckpointer::Impl::Stats() {
     return Status::IOError("stats: cannot list " + options.path + ": " +
                            error.message());
   }
-  if (statistics) {
-    stats.bytes_written = statistics->getTickerCount(rocksdb::BYTES_WRITTEN);
-    stats.compaction_bytes_written =
-        statistics->getTickerCount(rocksdb::COMPACT_WRITE_BYTES);
-  }
+  stats.bytes_written = counters->user_bytes();
+  stats.compaction_bytes_written = counters->compaction_bytes();
   return stats;
 }
 

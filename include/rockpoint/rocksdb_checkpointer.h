@@ -56,7 +56,10 @@ struct ColumnFamilyStats {
 struct StoreStats {
   std::vector<ColumnFamilyStats> column_families;
   uint64_t total_disk_bytes = 0;  // all files in the store directory.
-  uint64_t bytes_written = 0;     // user bytes handed to RocksDB since open.
+  // Since the store was opened: the data size of the batches its writes
+  // handed to RocksDB, and the table and blob file bytes its compactions
+  // wrote (flushes not included).
+  uint64_t bytes_written = 0;
   uint64_t compaction_bytes_written = 0;
 };
 
