@@ -99,8 +99,8 @@ Status AddRocksDbFigures(RocksDbCheckpointer& store, Json& doc) {
   RP_ASSIGN_OR_RETURN(StoreStats stats, store.Stats());
   RP_ASSIGN_OR_RETURN(std::vector<TableFigures> tables, TableStats(store));
   doc["disk_bytes"] = stats.total_disk_bytes;
-  // RocksDB counts bytes written since the store was opened, so this is
-  // the amplification of the writes this process made (none for stats).
+  // The store counts bytes written since it was opened, so this is the
+  // amplification of the writes this process made (none for stats).
   doc["write_amplification"] =
       Ratio(stats.bytes_written + stats.compaction_bytes_written,
             stats.bytes_written);
