@@ -64,9 +64,6 @@ struct BenchContext {
 // outlive the op).
 TimedOp TimedPut(Checkpointer& store, const std::string& prefix,
                  const std::map<std::string, TypedValue>& values);
-// A found tuple, or Corruption: a benchmark of a read that finds nothing
-// would measure nothing.
-Status Found(const Result<std::optional<CheckpointTuple>>& tuple);
 
 // Variant labels (shared with the target checks). Fields are separated by
 // "; " so that a label is one CSV field without quoting.

@@ -119,12 +119,6 @@ Status ListExpecting(Checkpointer& store, const ListOptions& options,
 
 }  // namespace
 
-Status Found(const Result<std::optional<CheckpointTuple>>& tuple) {
-  if (!tuple.ok()) return tuple.status();
-  if (!tuple->has_value()) return Status::Corruption("bench: tuple not found");
-  return Status::OK();
-}
-
 size_t ReadThreads(const BenchOptions& options, size_t state_bytes) {
   const size_t budget =
       (size_t{16} << 20) / (std::max<size_t>(1, state_bytes) *

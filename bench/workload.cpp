@@ -73,6 +73,12 @@ size_t Pick(size_t i, size_t salt, size_t n) {
   return rng() % n;
 }
 
+Status Found(const Result<std::optional<CheckpointTuple>>& tuple) {
+  if (!tuple.ok()) return tuple.status();
+  if (!tuple->has_value()) return Status::Corruption("bench: tuple not found");
+  return Status::OK();
+}
+
 std::map<std::string, TypedValue> MakeChannelValues(const StateShape& shape,
                                                     uint64_t seed) {
   TextGenerator text(seed);

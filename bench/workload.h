@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ std::string CheckpointId(size_t step);
 // A deterministic "random" index in [0, n) for call i; `salt` tells apart
 // the picks of one call. REQUIRES: n > 0.
 size_t Pick(size_t i, size_t salt, size_t n);
+// A found tuple, or Corruption: a benchmark of a read that finds nothing
+// would measure nothing.
+Status Found(const Result<std::optional<CheckpointTuple>>& tuple);
 
 // The channel values of one state: channels "ch<i>", each a msgpack string of
 // state_bytes / channels bytes of text (serialized, type "msgpack").

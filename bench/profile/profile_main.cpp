@@ -84,12 +84,6 @@ Status Fill(const ProfileOptions& options, RocksDbCheckpointer& store,
   return raw.Compact();
 }
 
-Status Expect(Result<std::optional<CheckpointTuple>> tuple) {
-  if (!tuple.ok()) return tuple.status();
-  if (!tuple->has_value()) return Status::Corruption("tuple not found");
-  return Status::OK();
-}
-
 // A read op's call (get-*, raw-latest, raw-get); nullopt for other ops.
 // The keys each call reads are chosen like the bench's (Pick) and built
 // before the measured loop.
@@ -110,7 +104,7 @@ std::optional<Call> ReadCall(const ProfileOptions& options,
   }
   if (op == "get-latest" || op == "get-by-id") {
     return Call([&store, configs](size_t i) {
-      return Expect(store.GetTuple((*configs)[i]));
+      return Found(store.GetTuple((*configs)[i]));
     });
   }
   if (op == "raw-latest") {
@@ -226,7 +220,7 @@ int main(int argc, char** argv) {
   rockpoint::bench::ProfileOptions options;
   CLI::App app{"rockpoint-profile: one bench operation, for callgrind"};
   app.add_option("--op", options.op,
-                 "get-latest get-by-id put raw-latest raw-get raw-put");
+                 "get-latest get-by-id put delta raw-latest raw-get raw-put");
   app.add_option("--channels", options.channels);
   app.add_option("--state-bytes", options.state_bytes);
   app.add_option("--calls", options.calls);
