@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sanitizer checks, run by `tools/setup.sh test`:
+# Sanitizer checks, run by `tools/setup.sh check`:
 #
 #   asan   the whole ctest suite in the clang build of check_static.sh, which
 #          is compiled with ASan+UBSan (fatal: -fno-sanitize-recover=all) and
@@ -22,8 +22,8 @@
 #
 # Environment: STATIC_BUILD_DIR (as check_static.sh), TSAN_BUILD_DIR
 # (default: BUILD_DIR, else build, with "-tsan" appended), JOBS (default: 2),
-# FUZZ_SECONDS (default: 10), TEST_TIMEOUT (seconds a ctest suite may run;
-# default: 1200).
+# FUZZ_SECONDS (default: 10), TEST_TIMEOUT (seconds a ctest entry, one
+# test file, may run; default: 900).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,8 +31,8 @@ CLANG_BUILD_DIR="${STATIC_BUILD_DIR:-${BUILD_DIR:-$ROOT/build}-clang}"
 TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-${BUILD_DIR:-$ROOT/build}-tsan}"
 JOBS="${JOBS:-2}"
 FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
-# A suite that runs longer than this fails (a hang shows which one).
-TEST_TIMEOUT="${TEST_TIMEOUT:-1200}"
+# A test file that runs longer than this fails (a hang shows which one).
+TEST_TIMEOUT="${TEST_TIMEOUT:-900}"
 STEP="${1:-all}"
 
 CLANG=/usr/bin/clang++-16
@@ -121,7 +121,7 @@ tsan() {
     --target engine_rocksdb_tests runtime_tests
   timed "ctest under TSan" ctest --test-dir "$TSAN_BUILD_DIR" \
     --output-on-failure -j "$JOBS" --timeout "$TEST_TIMEOUT" \
-    -R '^(engine_rocksdb|runtime)$'
+    -R '^(engine/rocksdb|runtime)/'
 }
 
 [[ -x "$CLANG" && -x "$CLANG_C" ]] || {

@@ -3,32 +3,44 @@
 # when everything is there), configures and builds, then runs a job.
 #
 #   tools/setup.sh demo    build, then run the demo on an embedded store
-#   tools/setup.sh test    run every test, each suite once, printing its wall
-#                          time: the libraries, the CLI and the demo built
-#                          with gcc and -Werror, and the CMake package's
-#                          install-and-consume test on that build; the clang
-#                          build (-Wthread-safety, ASan+UBSan) where the C++
-#                          suites run under the sanitizers (ctest), the fuzz
-#                          smoke run, TSan; then the LangGraph.js suites and
-#                          the Python suites. clang-tidy is not part of it:
-#                          tools/check_static.sh runs it
+#   tools/setup.sh test    every suite on one build: builds the libraries,
+#                          the CLI, the tests and the bench once (gcc,
+#                          BUILD_DIR), installs the libraries into
+#                          BUILD_DIR/prefix, then runs the C++ suites
+#                          (ctest -j, the CMake package test included), the
+#                          LangGraph.js binding's suites and the Python
+#                          package's suites, both linking that prefix.
+#                          Prints each step's wall time.
+#   tools/setup.sh check   the sanitizer matrix (tools/check_sanitizers.sh):
+#                          a clang build of everything with -Wthread-safety
+#                          and ASan+UBSan where the whole ctest runs, the fuzz
+#                          smoke run, and a ThreadSanitizer run of the RocksDB
+#                          and runtime tests. CI runs it after test.
 #   tools/setup.sh build   build everything (tests and bench included)
 #
-# The test job's suites find the PostgreSQL server for the PostgreSQL
-# backend's tests at ROCKPOINT_TEST_POSTGRES_URL. When it is set, they use
-# that server (a developer's own; the job starts none); otherwise the job
-# starts a throwaway one in BUILD_DIR/pg-test (tools/pg_server.sh), exports
-# its URL for every suite and stops it when it ends, passed or failed.
+# The suites find the PostgreSQL server of the PostgreSQL backend's tests at
+# ROCKPOINT_TEST_POSTGRES_URL. When it is set, they use that server (a
+# developer's own; the job starts none); otherwise test and check start a
+# throwaway one in BUILD_DIR/pg-test (tools/pg_server.sh), export its URL for
+# every suite and stop it when the job ends, passed or failed.
 #
-# Environment: BUILD_DIR (default: build), JOBS (default: nproc),
-# ROCKPOINT_TEST_POSTGRES_URL (default: the throwaway server).
-# ccache is used when installed (the test job installs it).
+# Environment: BUILD_DIR (default: build), JOBS (default: nproc; exported to
+# every step), ROCKPOINT_TEST_POSTGRES_URL (default: the throwaway server),
+# WERROR (ON or OFF: compiler warnings fail the build; default ON when CI is
+# set, else OFF, so a developer's build/ keeps no -Werror).
+# ccache is used when installed (test and check install it).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 JOBS="${JOBS:-$(nproc)}"
+export JOBS
 JOB="${1:-build}"
+if [ -n "${CI:-}" ]; then
+  WERROR="${WERROR:-ON}"
+else
+  WERROR="${WERROR:-OFF}"
+fi
 
 # The library, the CLI, the demo and the C++ tests.
 PACKAGES=(
@@ -37,22 +49,23 @@ PACKAGES=(
   libmsgpack-cxx-dev libboost-dev doctest-dev
   libcli11-dev nlohmann-json3-dev
 )
-# What only the test job needs: ccache (the Python extension recompiles the
-# core), clang-16 and its sanitizer and libFuzzer runtimes for the
-# thread-safety and sanitizer builds, clang-tidy-16 (tools/check_static.sh
-# requires it), llvm-16 for llvm-symbolizer (sanitizer reports with
-# function names, which TSan's suppressions match), Python for the Python
-# package and the fuzz seeds, the PostgreSQL server for the PostgreSQL
-# backend's tests.
-TEST_PACKAGES=(
-  ccache clang-16 clang-tidy-16 libclang-rt-16-dev llvm-16
-  python3 python3-venv python3-dev
-  postgresql
+# What the test job needs besides: ccache, Python for the Python package, the
+# PostgreSQL server for the PostgreSQL backend's tests.
+TEST_PACKAGES=(ccache python3 python3-venv python3-dev postgresql)
+# What the check job needs besides: clang-16 and its sanitizer and libFuzzer
+# runtimes, clang-tidy-16 (tools/check_static.sh requires it), llvm-16 for
+# llvm-symbolizer (sanitizer reports with function names, which TSan's
+# suppressions match), Python for the fuzz seeds.
+CHECK_PACKAGES=(
+  ccache clang-16 clang-tidy-16 libclang-rt-16-dev llvm-16 python3 postgresql
 )
 
 install_packages() {
   local wanted=("${PACKAGES[@]}")
-  [ "$JOB" = test ] && wanted+=("${TEST_PACKAGES[@]}")
+  case "$JOB" in
+    test) wanted+=("${TEST_PACKAGES[@]}") ;;
+    check) wanted+=("${CHECK_PACKAGES[@]}") ;;
+  esac
   local missing=()
   for pkg in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
@@ -61,8 +74,10 @@ install_packages() {
     fi
   done
   # The LangGraph.js binding's tests need node and npm (Node 20 or newer).
-  command -v node >/dev/null 2>&1 || missing+=(nodejs)
-  command -v npm >/dev/null 2>&1 || missing+=(npm)
+  if [ "$JOB" = test ]; then
+    command -v node >/dev/null 2>&1 || missing+=(nodejs)
+    command -v npm >/dev/null 2>&1 || missing+=(npm)
+  fi
   [ ${#missing[@]} -eq 0 ] && return 0
   echo "setup: installing ${missing[*]}" >&2
   local sudo=""
@@ -72,28 +87,23 @@ install_packages() {
     --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# configure [cmake flags...]: configures BUILD_DIR when it is new or when
-# flags are given (a re-configure keeps what is built).
+# configure: configures BUILD_DIR (gcc, RelWithDebInfo, ccache when
+# installed); a re-configure keeps what is built, and rebuilds only when
+# WERROR changed.
 configure() {
   local launcher=()
   command -v ccache >/dev/null 2>&1 &&
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-  if [ ! -f "$BUILD_DIR/build.ninja" ] || [ $# -gt 0 ]; then
-    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      "${launcher[@]}" "$@" >/dev/null
-  fi
+  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "${launcher[@]}" -DROCKPOINT_WERROR="$WERROR" >/dev/null
 }
 
-# build [cmake flags...] [-- targets...]: configures, then builds the
-# targets given (default: all).
+# build [targets...]: configures, then builds the targets given (default:
+# all).
 build() {
-  local flags=() targets=()
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do flags+=("$1"); shift; done
-  [ $# -gt 0 ] && shift
-  targets=("$@")
-  configure "${flags[@]}"
-  if [ ${#targets[@]} -gt 0 ]; then
-    cmake --build "$BUILD_DIR" -j "$JOBS" --target "${targets[@]}"
+  configure
+  if [ $# -gt 0 ]; then
+    cmake --build "$BUILD_DIR" -j "$JOBS" --target "$@"
   else
     cmake --build "$BUILD_DIR" -j "$JOBS"
   fi
@@ -119,44 +129,75 @@ stop_postgres() {
     echo "setup: could not stop the PostgreSQL server in $BUILD_DIR/pg-test" >&2
 }
 
-# timed <label> <command...>: runs the command, then prints its wall time.
+TIMES=()
+# timed <label> <command...>: runs the command, then prints its wall time
+# (and keeps it for the job's summary).
 timed() {
   local label="$1" start=$SECONDS
   shift
   echo "setup: $label" >&2
   "$@"
+  TIMES+=("$label: $((SECONDS - start)) s")
   echo "setup: $label took $((SECONDS - start)) s" >&2
 }
 
+summary() {
+  echo "setup: $JOB passed in $((SECONDS - JOB_START)) s:" >&2
+  printf 'setup:   %s\n' "${TIMES[@]}" >&2
+}
+
+# binding_deps_start: installs the bindings' registry packages (npm ci from
+# the lockfile, pip from requirements-dev.txt) in the background while the
+# C++ build runs; binding_deps_wait waits for them and fails with their log
+# when they failed.
+binding_deps_start() {
+  DEPS_LOG="$BUILD_DIR/binding-deps.log"
+  mkdir -p "$BUILD_DIR"
+  ("$ROOT/bindings/node/test.sh" --deps-only &&
+    "$ROOT/bindings/python/venv.sh" --deps-only >/dev/null) \
+    >"$DEPS_LOG" 2>&1 &
+  DEPS_PID=$!
+}
+
+binding_deps_wait() {
+  if ! wait "$DEPS_PID"; then
+    cat "$DEPS_LOG" >&2
+    echo "setup: installing the bindings' packages failed" >&2
+    return 1
+  fi
+}
+
+JOB_START=$SECONDS
 install_packages
 case "$JOB" in
   build)
     build
     ;;
   demo)
-    build -- rockpoint_demo
+    build rockpoint_demo
     "$BUILD_DIR/tools/rockpoint-demo" "${@:2}"
     ;;
   test)
-    # The C++ suites run once, in the sanitized clang build
-    # (check_sanitizers.sh). The gcc build is the -Werror check of the
-    # libraries, the CLI and the demo, and what the CMake package test
-    # installs and consumes.
-    timed "gcc build" build -DROCKPOINT_WERROR=ON -- rockpoint_cli \
-      rockpoint_demo
-    timed "CMake package test" ctest --test-dir "$BUILD_DIR" \
-      --output-on-failure -R '^package$'
+    binding_deps_start
+    timed "build (gcc, $BUILD_DIR)" build
+    timed "install into $BUILD_DIR/prefix" cmake --install "$BUILD_DIR" \
+      --prefix "$BUILD_DIR/prefix" --component library >/dev/null
     start_postgres
-    # check_sanitizers.sh builds the clang build first (check_static.sh
-    # build); clang-tidy (tools/check_static.sh tidy) is a developer check
-    # outside this job, which must stay within CI's time.
-    for suite in tools/check_sanitizers.sh bindings/node/test.sh \
-        bindings/python/test.sh; do
-      timed "$suite" "$ROOT/$suite"
-    done
+    timed "C++ suites (ctest -j $JOBS)" ctest --test-dir "$BUILD_DIR" \
+      --output-on-failure -j "$JOBS"
+    timed "bindings' packages (npm ci, pip)" binding_deps_wait
+    export ROCKPOINT_PREFIX="$BUILD_DIR/prefix"
+    timed "Node suites" "$ROOT/bindings/node/test.sh"
+    timed "Python suites" "$ROOT/bindings/python/test.sh"
+    summary
+    ;;
+  check)
+    start_postgres
+    timed "sanitizer matrix" "$ROOT/tools/check_sanitizers.sh"
+    summary
     ;;
   *)
-    echo "usage: tools/setup.sh [build|demo|test]" >&2
+    echo "usage: tools/setup.sh [build|demo|test|check]" >&2
     exit 1
     ;;
 esac

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Tests of the LangGraph.js binding: installs the npm packages when missing
 # or stale (npm ci from package-lock.json), builds the addon (scripts/
-# build.mjs: a library-only CMake build in build/rockpoint-lib, then
-# node-gyp), then runs every test with vitest: LangGraph's validation suite
-# on RocksDB and in-memory stores, the saver's own tests, the end-to-end
-# graph tests, the TypeScript type check (tsc --noEmit) and the install of
-# the packed tarball in a fresh directory. Ends with one line
+# build.mjs: node-gyp, linking the rockpoint libraries installed in
+# ROCKPOINT_PREFIX when it is set, else those of a library-only CMake build
+# in build/rockpoint-lib), then runs every test with vitest: LangGraph's
+# validation suite on RocksDB and in-memory stores, the saver's own tests,
+# the end-to-end graph tests, the TypeScript type check (tsc --noEmit) and
+# the install of the packed tarball in a fresh directory. Ends with one line
 # "node: N passed, N failed, N skipped".
 #
+#   bindings/node/test.sh [vitest args...]
+#   bindings/node/test.sh --deps-only      only the npm packages
+#
 # Environment: JOBS (default 2), NODEDIR (Node headers; default /usr, so no
-# header download happens), ROCKPOINT_SKIP_INSTALL_TEST=1 skips the tarball
-# install test. Extra arguments go to vitest.
+# header download happens), ROCKPOINT_PREFIX (an installed rockpoint, e.g.
+# the test job's build/prefix), ROCKPOINT_SKIP_INSTALL_TEST=1 skips the
+# tarball install test.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,6 +39,7 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] ||
   echo "bindings/node: installing npm packages (npm ci)" >&2
   npm ci --no-audit --no-fund --loglevel=error
 fi
+[ "${1:-}" = --deps-only ] && exit 0
 
 node scripts/build.mjs
 

@@ -4,29 +4,22 @@
 
 #include <cstdint>
 #include <limits>
-#include <sstream>
 #include <string>
 
 #include "keys/tuple.h"
+#include "serde/hex.h"
 
 namespace rockpoint::keys {
 namespace {
 
-std::string FromHex(const std::string& hex) {
-  std::istringstream in(hex);
-  std::string out;
-  std::string byte;
-  while (in >> byte) {
-    out.push_back(static_cast<char>(std::stoi(byte, nullptr, 16)));
-  }
-  return out;
-}
+using serde::testing::Hex;
+
 
 // Decode(hex) must fail with Corruption mentioning `needle` and the offset.
 void CheckCorrupt(const std::string& hex, size_t offset,
                   const std::string& needle) {
   CAPTURE(hex);
-  Result<Tuple> decoded = Decode(FromHex(hex));
+  Result<Tuple> decoded = Decode(Hex(hex));
   REQUIRE_FALSE(decoded.ok());
   const Status status = decoded.status();
   CHECK(status.IsCorruption());
@@ -82,11 +75,11 @@ TEST_CASE("integers outside int64 are Corruption") {
   CheckCorrupt("0c 7f ff ff ff ff ff ff fe", 0, "out of int64 range");
   CheckCorrupt("0c 00 00 00 00 00 00 00 00", 0, "out of int64 range");
   // The extremes themselves decode.
-  CHECK(Decode(FromHex("0c 7f ff ff ff ff ff ff ff"))->at(0) ==
+  CHECK(Decode(Hex("0c 7f ff ff ff ff ff ff ff"))->at(0) ==
         Element{std::numeric_limits<int64_t>::min()});
-  CHECK(Decode(FromHex("1c 7f ff ff ff ff ff ff ff"))->at(0) ==
+  CHECK(Decode(Hex("1c 7f ff ff ff ff ff ff ff"))->at(0) ==
         Element{std::numeric_limits<int64_t>::max()});
-  CHECK(Decode(FromHex("0c 7f ff ff ff ff ff ff fe")).status().ToString() ==
+  CHECK(Decode(Hex("0c 7f ff ff ff ff ff ff fe")).status().ToString() ==
         "Corruption: tuple: integer out of int64 range at byte offset 0");
 }
 
@@ -133,7 +126,7 @@ TEST_CASE("a mistyped read fails and leaves the reader unchanged") {
 }
 
 TEST_CASE("a failed read of a damaged element leaves the reader unchanged") {
-  const std::string encoded = FromHex("02 61 00 02 62 63");  // "a", then bad.
+  const std::string encoded = Hex("02 61 00 02 62 63");  // "a", then bad.
   TupleReader reader(encoded);
   Element element;
   REQUIRE(reader.Read(&element).ok());
@@ -149,7 +142,7 @@ TEST_CASE("a failed read of a damaged element leaves the reader unchanged") {
 
 TEST_CASE("a string followed by an element is split at the lone 0x00") {
   // 0x00 then a type code terminates; 0x00 0xff is an escaped NUL.
-  Result<Tuple> decoded = Decode(FromHex("02 61 00 00 02 00 ff 00 14"));
+  Result<Tuple> decoded = Decode(Hex("02 61 00 00 02 00 ff 00 14"));
   REQUIRE(decoded.ok());
   CHECK(*decoded == Tuple{std::string("a"), std::monostate{},
                           std::string(1, '\0'), int64_t{0}});

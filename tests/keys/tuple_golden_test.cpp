@@ -5,15 +5,17 @@
 
 #include <cstdint>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "doc_table.h"
 #include "keys/tuple.h"
+#include "serde/hex.h"
 
 namespace rockpoint::keys {
 namespace {
+
+using serde::testing::Hex;
 
 struct GoldenVector {
   std::string code;      // FORMAT.md's "code" column, e.g. "0x13" or "key".
@@ -98,15 +100,6 @@ const std::vector<GoldenVector>& Vectors() {
   return *vectors;
 }
 
-std::string FromHex(const std::string& hex) {
-  std::istringstream in(hex);
-  std::string out;
-  std::string byte;
-  while (in >> byte) {
-    out.push_back(static_cast<char>(std::stoi(byte, nullptr, 16)));
-  }
-  return out;
-}
 
 // Rows of the test-vector table in keys/FORMAT.md, as {code, tuple, hex}.
 std::vector<std::vector<std::string>> FormatDocVectors() {
@@ -116,17 +109,17 @@ std::vector<std::vector<std::string>> FormatDocVectors() {
 TEST_CASE("golden vectors: Encode gives the documented bytes") {
   for (const GoldenVector& vector : Vectors()) {
     CAPTURE(vector.rendered);
-    CHECK(Encode(vector.tuple) == FromHex(vector.hex));
+    CHECK(Encode(vector.tuple) == Hex(vector.hex));
   }
 }
 
 TEST_CASE("golden vectors: Decode gives the tuple, Describe the rendering") {
   for (const GoldenVector& vector : Vectors()) {
     CAPTURE(vector.rendered);
-    Result<Tuple> decoded = Decode(FromHex(vector.hex));
+    Result<Tuple> decoded = Decode(Hex(vector.hex));
     REQUIRE(decoded.ok());
     CHECK(*decoded == vector.tuple);
-    CHECK(Describe(FromHex(vector.hex)) == vector.rendered);
+    CHECK(Describe(Hex(vector.hex)) == vector.rendered);
   }
 }
 
@@ -155,7 +148,7 @@ TEST_CASE("golden vectors: every type code has a vector") {
     for (const GoldenVector& vector : Vectors()) {
       if (vector.code != code) continue;
       found = true;
-      CHECK(FromHex(vector.hex).substr(0, 1) ==
+      CHECK(Hex(vector.hex).substr(0, 1) ==
             std::string(1, static_cast<char>(std::stoi(code, nullptr, 16))));
     }
     CHECK(found);
@@ -172,12 +165,12 @@ TEST_CASE("TupleWriter builds the same bytes as Encode and is reusable") {
       .AddString("task")
       .AddInt(-1);
   CHECK(writer.data() ==
-        FromHex("02 77 72 00 02 74 00 ff 00 02 00 02 31 65 66 00 02 7e 00 02 "
+        Hex("02 77 72 00 02 74 00 ff 00 02 00 02 31 65 66 00 02 7e 00 02 "
                 "74 61 73 6b 00 13 fe"));
   writer.Clear();
   CHECK(writer.data().empty());
   writer.AddNull().AddBytes(S("\x00\xff", 2)).Add(Element{int64_t{255}});
-  CHECK(writer.Release() == FromHex("00 01 00 ff ff 00 15 ff"));
+  CHECK(writer.Release() == Hex("00 01 00 ff ff 00 15 ff"));
   CHECK(Encode({}).empty());
 }
 
@@ -187,9 +180,9 @@ TEST_CASE("Describe renders special bytes and falls back to hex") {
         R"(("tab\x09here", b"\x7f\x80"))");
   CHECK(Describe(Encode({std::string("say \"hi\" \\o/")})) ==
         R"(("say \"hi\" \\o/"))");
-  CHECK(Describe(FromHex("02 61")) == "<not a tuple: 02 61>");
-  CHECK(Describe(FromHex("15 00")) == "<not a tuple: 15 00>");
-  CHECK(Describe(FromHex("ff")) == "<not a tuple: ff>");
+  CHECK(Describe(Hex("02 61")) == "<not a tuple: 02 61>");
+  CHECK(Describe(Hex("15 00")) == "<not a tuple: 15 00>");
+  CHECK(Describe(Hex("ff")) == "<not a tuple: ff>");
 }
 
 TEST_CASE("Describe elides long elements so a 1 MB thread id stays short") {
@@ -214,13 +207,13 @@ TEST_CASE("PrefixSuccessor examples") {
   CHECK(PrefixSuccessor(S("\x00", 1)) == "\x01");
   CHECK(PrefixSuccessor("\x01\xfe") == "\x01\xff");
   CHECK(PrefixSuccessor(S("a\x00\xff", 3)) == S("a\x01", 2));
-  CHECK(PrefixSuccessor(FromHex("02 63 70 00")) == FromHex("02 63 70 01"));
+  CHECK(PrefixSuccessor(Hex("02 63 70 00")) == Hex("02 63 70 01"));
 }
 
 TEST_CASE("TuplePrefixUpperBound appends 0xff") {
   CHECK(TuplePrefixUpperBound("") == "\xff");
-  CHECK(TuplePrefixUpperBound(FromHex("02 63 70 00")) ==
-        FromHex("02 63 70 00 ff"));
+  CHECK(TuplePrefixUpperBound(Hex("02 63 70 00")) ==
+        Hex("02 63 70 00 ff"));
 }
 
 }  // namespace

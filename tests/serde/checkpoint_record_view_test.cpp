@@ -47,7 +47,7 @@ void BlobsAgree(std::string_view bytes) {
                              internal::DirectDecodeBlobRecord);
 }
 
-void AllAgree(std::string_view bytes) {
+void CheckpointAndBlobViewsAgree(std::string_view bytes) {
   CheckpointsAgree(bytes);
   BlobsAgree(bytes);
 }
@@ -181,14 +181,14 @@ TEST_CASE("malformed records: the reference decoder's error, word for word") {
            "01 92 a1 74 c6 ff ff ff ff",  // forged length
        }) {
     CAPTURE(blob_hex);
-    AllAgree(Hex(blob_hex));
+    CheckpointAndBlobViewsAgree(Hex(blob_hex));
   }
 }
 
 TEST_CASE("truncations, bit flips and random bytes: both decoders agree") {
   RandomRecords random(61);
   auto& values = random.values();
-  const auto agree = [](std::string_view bytes) { AllAgree(bytes); };
+  const auto agree = [](std::string_view bytes) { CheckpointAndBlobViewsAgree(bytes); };
   for (int i = 0; i < 150; ++i) {
     CheckpointRecord record = random.Checkpoint();
     if (values.OneIn(2)) record.metadata = PlainMetadata(values);

@@ -34,7 +34,7 @@ void WritesAgree(std::string_view bytes) {
                               internal::DirectDecodeWriteRecord);
 }
 
-void AllAgree(std::string_view bytes) {
+void HeaderAndWriteViewsAgree(std::string_view bytes) {
   HeadersAgree(bytes);
   WritesAgree(bytes);
 }
@@ -153,7 +153,7 @@ TEST_CASE("malformed records: the reference decoder's error, word for word") {
            header_record("94 c0 80 90 c1"),              // never-used byte
        }) {
     CAPTURE(testing::ToHex(bytes));
-    AllAgree(bytes);
+    HeaderAndWriteViewsAgree(bytes);
   }
   for (const char* write_hex : {
            "01 92 a1 63 a1 74",              // 2 fields
@@ -167,14 +167,14 @@ TEST_CASE("malformed records: the reference decoder's error, word for word") {
            "01 c0",                          // nil
        }) {
     CAPTURE(write_hex);
-    AllAgree(Hex(write_hex));
+    HeaderAndWriteViewsAgree(Hex(write_hex));
   }
 }
 
 TEST_CASE("truncations, bit flips and random bytes: both decoders agree") {
   RandomRecords random(47);
   auto& values = random.values();
-  const auto agree = [](std::string_view bytes) { AllAgree(bytes); };
+  const auto agree = [](std::string_view bytes) { HeaderAndWriteViewsAgree(bytes); };
   for (int i = 0; i < 150; ++i) {
     ForEachMangled({EncodeCheckpointRecord(random.Checkpoint()),
                     EncodeWriteRecord(random.Write())},

@@ -31,7 +31,7 @@ Result<NamespaceIds> CheckpointIdsOf(Checkpointer& source,
   return ids;
 }
 
-Result<std::vector<std::string>> AllThreads(Checkpointer& source) {
+Result<std::vector<std::string>> AllThreadIds(Checkpointer& source) {
   std::vector<std::string> threads;
   ListThreadsOptions options;
   while (true) {
@@ -120,7 +120,7 @@ Result<ExportCounts> ExportStore(Checkpointer& source,
   std::vector<std::string> selected = threads;
   const bool all = selected.empty();
   if (all) {
-    RP_ASSIGN_OR_RETURN(selected, AllThreads(source));
+    RP_ASSIGN_OR_RETURN(selected, AllThreadIds(source));
   }
   std::sort(selected.begin(), selected.end());
   selected.erase(std::unique(selected.begin(), selected.end()), selected.end());

@@ -5,7 +5,10 @@
 //    runtime off; needs RocksDB, SQLite and msgpack-cxx headers) of the
 //    sources in rockpoint/ (a tarball) or the repository root (a checkout),
 //    in ROCKPOINT_CMAKE_BUILD_DIR (default build/rockpoint-lib), installed
-//    (component "library") into build/rockpoint-prefix.
+//    (component "library") into build/rockpoint-prefix. Skipped when
+//    ROCKPOINT_PREFIX names a rockpoint installed already (the component
+//    "library" of a build of these sources, e.g. the test job's
+//    build/prefix): the addon links that one.
 // 2. node-gyp (this package's devDependency, else the one npm runs install
 //    scripts with) against the installed Node headers, so nothing is
 //    downloaded: configures when binding.gyp or the prefix changed, then
@@ -13,7 +16,7 @@
 //
 // Environment: JOBS (default 2), NODEDIR (Node headers; default npm's
 // nodedir setting, else /usr or the directory above node's bin/ when it has
-// include/node), ROCKPOINT_CMAKE_BUILD_DIR.
+// include/node), ROCKPOINT_CMAKE_BUILD_DIR, ROCKPOINT_PREFIX.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -30,7 +33,10 @@ const cmakeDir = path.resolve(
   process.env.ROCKPOINT_CMAKE_BUILD_DIR ??
     path.join(pkgDir, "build", "rockpoint-lib"),
 );
-const prefix = path.join(pkgDir, "build", "rockpoint-prefix");
+const installed = process.env.ROCKPOINT_PREFIX;
+const prefix = installed
+  ? path.resolve(installed)
+  : path.join(pkgDir, "build", "rockpoint-prefix");
 const jobs = process.env.JOBS ?? "2";
 process.env.ROCKPOINT_PREFIX = prefix;
 
@@ -84,22 +90,34 @@ if (!fs.existsSync(path.join(sourceDir, "include", "rockpoint"))) {
   process.exit(1);
 }
 
-// 1. The rockpoint libraries.
-if (!fs.existsSync(path.join(cmakeDir, "CMakeCache.txt"))) {
+/** Step 1: builds the rockpoint libraries and installs them into `prefix`. */
+function buildLibraries() {
+  if (!fs.existsSync(path.join(cmakeDir, "CMakeCache.txt"))) {
+    run("cmake", [
+      "-S", sourceDir, "-B", cmakeDir,
+      ...(found("ninja") ? ["-G", "Ninja"] : []),
+      ...(found("ccache") ? ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"] : []),
+      "-DCMAKE_BUILD_TYPE=Release",
+      "-DROCKPOINT_BUILD_TESTS=OFF", "-DROCKPOINT_BUILD_TOOLS=OFF",
+      "-DROCKPOINT_BUILD_BENCH=OFF", "-DROCKPOINT_BUILD_RUNTIME=OFF",
+      "-DROCKPOINT_BUILD_BINDINGS=OFF", "-DROCKPOINT_INSTALL=ON",
+    ]);
+  }
+  run("cmake", ["--build", cmakeDir, "-j", jobs]);
   run("cmake", [
-    "-S", sourceDir, "-B", cmakeDir,
-    ...(found("ninja") ? ["-G", "Ninja"] : []),
-    ...(found("ccache") ? ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"] : []),
-    "-DCMAKE_BUILD_TYPE=Release",
-    "-DROCKPOINT_BUILD_TESTS=OFF", "-DROCKPOINT_BUILD_TOOLS=OFF",
-    "-DROCKPOINT_BUILD_BENCH=OFF", "-DROCKPOINT_BUILD_RUNTIME=OFF",
-    "-DROCKPOINT_BUILD_BINDINGS=OFF", "-DROCKPOINT_INSTALL=ON",
+    "--install", cmakeDir, "--prefix", prefix, "--component", "library",
   ]);
 }
-run("cmake", ["--build", cmakeDir, "-j", jobs]);
-run("cmake", [
-  "--install", cmakeDir, "--prefix", prefix, "--component", "library",
-]);
+
+// 1. The rockpoint libraries.
+if (!installed) {
+  buildLibraries();
+} else if (!fs.existsSync(path.join(libDir(prefix), LIBRARIES[0]))) {
+  console.error(`build: ROCKPOINT_PREFIX=${installed} has no ${LIBRARIES[0]}`);
+  process.exit(1);
+} else {
+  console.error(`build: linking the rockpoint installed in ${prefix}`);
+}
 
 // 2. The addon.
 const nodedir = nodeDir();
