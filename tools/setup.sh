@@ -88,9 +88,11 @@ install_packages() {
 }
 
 # configure: configures BUILD_DIR (gcc, RelWithDebInfo, ccache when
-# installed); a re-configure keeps what is built, and rebuilds only when
-# WERROR changed.
+# installed, ROCKPOINT_WERROR=$WERROR). The test job always does, and
+# rebuilds only what WERROR changes; build and demo configure only a new
+# BUILD_DIR, so a developer's own configuration stays.
 configure() {
+  [ -f "$BUILD_DIR/build.ninja" ] && [ "$JOB" != test ] && return 0
   local launcher=()
   command -v ccache >/dev/null 2>&1 &&
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
