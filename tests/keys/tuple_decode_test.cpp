@@ -14,7 +14,6 @@ namespace {
 
 using serde::testing::Hex;
 
-
 // Decode(hex) must fail with Corruption mentioning `needle` and the offset.
 void CheckCorrupt(const std::string& hex, size_t offset,
                   const std::string& needle) {

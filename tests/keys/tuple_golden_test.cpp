@@ -100,7 +100,6 @@ const std::vector<GoldenVector>& Vectors() {
   return *vectors;
 }
 
-
 // Rows of the test-vector table in keys/FORMAT.md, as {code, tuple, hex}.
 std::vector<std::vector<std::string>> FormatDocVectors() {
   return testing::ReadDocTable("keys/FORMAT.md", "test-vectors", "| code |");
@@ -166,7 +165,7 @@ TEST_CASE("TupleWriter builds the same bytes as Encode and is reusable") {
       .AddInt(-1);
   CHECK(writer.data() ==
         Hex("02 77 72 00 02 74 00 ff 00 02 00 02 31 65 66 00 02 7e 00 02 "
-                "74 61 73 6b 00 13 fe"));
+            "74 61 73 6b 00 13 fe"));
   writer.Clear();
   CHECK(writer.data().empty());
   writer.AddNull().AddBytes(S("\x00\xff", 2)).Add(Element{int64_t{255}});
@@ -212,8 +211,7 @@ TEST_CASE("PrefixSuccessor examples") {
 
 TEST_CASE("TuplePrefixUpperBound appends 0xff") {
   CHECK(TuplePrefixUpperBound("") == "\xff");
-  CHECK(TuplePrefixUpperBound(Hex("02 63 70 00")) ==
-        Hex("02 63 70 00 ff"));
+  CHECK(TuplePrefixUpperBound(Hex("02 63 70 00")) == Hex("02 63 70 00 ff"));
 }
 
 }  // namespace

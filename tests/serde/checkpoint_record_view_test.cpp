@@ -188,7 +188,9 @@ TEST_CASE("malformed records: the reference decoder's error, word for word") {
 TEST_CASE("truncations, bit flips and random bytes: both decoders agree") {
   RandomRecords random(61);
   auto& values = random.values();
-  const auto agree = [](std::string_view bytes) { CheckpointAndBlobViewsAgree(bytes); };
+  const auto agree = [](std::string_view bytes) {
+    CheckpointAndBlobViewsAgree(bytes);
+  };
   for (int i = 0; i < 150; ++i) {
     CheckpointRecord record = random.Checkpoint();
     if (values.OneIn(2)) record.metadata = PlainMetadata(values);

@@ -174,7 +174,9 @@ TEST_CASE("malformed records: the reference decoder's error, word for word") {
 TEST_CASE("truncations, bit flips and random bytes: both decoders agree") {
   RandomRecords random(47);
   auto& values = random.values();
-  const auto agree = [](std::string_view bytes) { HeaderAndWriteViewsAgree(bytes); };
+  const auto agree = [](std::string_view bytes) {
+    HeaderAndWriteViewsAgree(bytes);
+  };
   for (int i = 0; i < 150; ++i) {
     ForEachMangled({EncodeCheckpointRecord(random.Checkpoint()),
                     EncodeWriteRecord(random.Write())},
