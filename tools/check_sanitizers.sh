@@ -22,8 +22,9 @@
 #
 # Environment: STATIC_BUILD_DIR (as check_static.sh), TSAN_BUILD_DIR
 # (default: BUILD_DIR, else build, with "-tsan" appended), JOBS (default: 2),
-# FUZZ_SECONDS (default: 10), TEST_TIMEOUT (seconds a ctest entry, one
-# test file, may run; default: 900).
+# FUZZ_SECONDS (default: 10), TEST_TIMEOUT (seconds a ctest entry without a
+# TIMEOUT of its own may run, e.g. a fuzz target's seed run; default: 900;
+# each test file's entry has 900 from tests/CMakeLists.txt).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,7 +32,7 @@ CLANG_BUILD_DIR="${STATIC_BUILD_DIR:-${BUILD_DIR:-$ROOT/build}-clang}"
 TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-${BUILD_DIR:-$ROOT/build}-tsan}"
 JOBS="${JOBS:-2}"
 FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
-# A test file that runs longer than this fails (a hang shows which one).
+# An entry that runs longer than this fails (a hang shows which one).
 TEST_TIMEOUT="${TEST_TIMEOUT:-900}"
 STEP="${1:-all}"
 
