@@ -48,7 +48,7 @@ Result<PgResult> Exec(PGconn* conn, const std::string& sql) {
 }
 
 // The first column of the one row `sql` returns.
-Result<std::string> Value(PGconn* conn, const std::string& sql) {
+Result<std::string> QueryScalar(PGconn* conn, const std::string& sql) {
   RP_ASSIGN_OR_RETURN(PgResult result, Exec(conn, sql));
   if (PQntuples(result.get()) != 1) {
     return Status::IOError("postgres: " + sql + ": not one row");
@@ -115,10 +115,11 @@ Result<std::unique_ptr<PostgresServer>> PostgresServer::Connect(
 PostgresServer::~PostgresServer() { PQfinish(admin_); }
 
 Status PostgresServer::ReadSettings() {
-  RP_ASSIGN_OR_RETURN(settings_.version, Value(admin_, "SHOW server_version"));
-  RP_ASSIGN_OR_RETURN(settings_.fsync, Value(admin_, "SHOW fsync"));
+  RP_ASSIGN_OR_RETURN(settings_.version,
+                      QueryScalar(admin_, "SHOW server_version"));
+  RP_ASSIGN_OR_RETURN(settings_.fsync, QueryScalar(admin_, "SHOW fsync"));
   RP_ASSIGN_OR_RETURN(settings_.synchronous_commit,
-                      Value(admin_, "SHOW synchronous_commit"));
+                      QueryScalar(admin_, "SHOW synchronous_commit"));
   const char* host = PQhost(admin_);
   const char* port = PQport(admin_);
   settings_.where = std::string("host ") + (host != nullptr ? host : "?") +

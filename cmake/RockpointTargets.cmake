@@ -15,6 +15,26 @@ add_library(rockpoint_source_tree INTERFACE)
 target_include_directories(rockpoint_source_tree INTERFACE ${PROJECT_SOURCE_DIR})
 target_link_libraries(rockpoint_source_tree INTERFACE rockpoint_warnings)
 
+# rockpoint_unity_build(target [batch_size]): with ROCKPOINT_UNITY_BUILD,
+# the target's sources compile in unity batches of batch_size (default 8).
+# Sources of one batch share a translation unit, so names at namespace scope
+# (anonymous namespaces included) must be unique across a target's files.
+# GCC's -Wsubobject-linkage takes every source of a batch for a header and
+# warns about its anonymous-namespace types and lambdas in coroutine frames:
+# off for unity targets.
+function(rockpoint_unity_build target)
+  set(batch_size 8)
+  if(ARGC GREATER 1)
+    set(batch_size ${ARGV1})
+  endif()
+  if(ROCKPOINT_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
+                          UNITY_BUILD_BATCH_SIZE ${batch_size})
+    target_compile_options(${target} PRIVATE
+      $<$<CXX_COMPILER_ID:GNU>:-Wno-subobject-linkage>)
+  endif()
+endfunction()
+
 # rockpoint_add_library(NAME <short> SOURCES ...): the library
 # rockpoint_<short>, aliased rockpoint::<short>, exported as rockpoint::<short>
 # with output name rockpoint_<short> (librockpoint_<short>.a / .so.<major>).
@@ -31,5 +51,6 @@ function(rockpoint_add_library short)
     INSTALL_RPATH "$ORIGIN")
   target_link_libraries(${target} PUBLIC rockpoint_headers
     PRIVATE $<BUILD_INTERFACE:rockpoint_source_tree>)
+  rockpoint_unity_build(${target})
   set_property(GLOBAL APPEND PROPERTY ROCKPOINT_LIBRARIES ${target})
 endfunction()

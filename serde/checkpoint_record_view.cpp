@@ -22,9 +22,6 @@ namespace {
 
 using internal::MsgpackReader;
 
-constexpr uint32_t kHeaderFields = 4;
-constexpr uint32_t kBodyFields = 6;
-
 bool ReadVersion(MsgpackReader& reader, ChannelVersion* out) {
   const uint8_t type = reader.Peek();
   if (MsgpackReader::IsInt(type)) {
@@ -144,7 +141,8 @@ bool ReadValue(MsgpackReader& reader, int depth, Value* out) {
 bool ReadHeader(std::string_view bytes, CheckpointHeader* header) {
   MsgpackReader reader(bytes);
   uint32_t fields = 0;
-  if (!reader.ArrayHeader(&fields) || fields != kHeaderFields) return false;
+  if (!reader.ArrayHeader(&fields) || fields != kCheckpointHeaderFields)
+    return false;
   std::string_view parent;
   if (reader.Nil()) {
     header->parent_id.reset();
@@ -162,7 +160,7 @@ bool ReadBody(std::string_view bytes, CheckpointRecord* record) {
   MsgpackReader reader(bytes);
   uint32_t fields = 0;
   std::string_view ts;
-  if (!reader.ArrayHeader(&fields) || fields != kBodyFields ||
+  if (!reader.ArrayHeader(&fields) || fields != kCheckpointBodyFields ||
       !reader.Int(&record->v) || !reader.Str(&ts)) {
     return false;
   }

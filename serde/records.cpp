@@ -49,8 +49,6 @@ using internal::ParseRecordPart;
 constexpr std::string_view kCheckpointRecord = "checkpoint record";
 constexpr std::string_view kBlobRecord = "blob record";
 constexpr std::string_view kWriteRecord = "write record";
-constexpr size_t kHeaderFields = 4;
-constexpr size_t kBodyFields = 6;
 constexpr size_t kTypedValueFields = 2;
 constexpr size_t kWriteFields = 3;
 
@@ -93,7 +91,7 @@ void AppendTypedValue(const TypedValue& value, std::string* out) {
 }
 
 void AppendHeader(const CheckpointHeader& header, std::string* out) {
-  AppendArrayHeader(kHeaderFields, out);
+  AppendArrayHeader(kCheckpointHeaderFields, out);
   if (header.parent_id) {
     AppendStr(*header.parent_id, out);
   } else {
@@ -105,7 +103,7 @@ void AppendHeader(const CheckpointHeader& header, std::string* out) {
 }
 
 void AppendBody(const CheckpointRecord& record, std::string* out) {
-  AppendArrayHeader(kBodyFields, out);
+  AppendArrayHeader(kCheckpointBodyFields, out);
   AppendInt(record.v, out);
   AppendStr(record.ts, out);
   AppendMapHeader(record.versions_seen.size(), out);
@@ -170,7 +168,7 @@ Status DecodeHeaderPart(std::string_view bytes, CheckpointHeader* header) {
   constexpr std::string_view r = kCheckpointRecord;
   RP_ASSIGN_OR_RETURN(MsgpackTree tree, ParseRecordPart(bytes, r, "header"));
   const MsgpackNode& root = tree.root();
-  RP_RETURN_IF_ERROR(ExpectFields(root, kHeaderFields, r, "header"));
+  RP_RETURN_IF_ERROR(ExpectFields(root, kCheckpointHeaderFields, r, "header"));
   RP_RETURN_IF_ERROR(internal::ReadOptionalString(
       tree.element(root, 0), r, "header.parent_id", &header->parent_id));
   RP_RETURN_IF_ERROR(internal::ReadVersionMap(tree, tree.element(root, 1), r,
@@ -187,7 +185,7 @@ Status DecodeBodyPart(std::string_view bytes, CheckpointRecord* record) {
   constexpr std::string_view r = kCheckpointRecord;
   RP_ASSIGN_OR_RETURN(MsgpackTree tree, ParseRecordPart(bytes, r, "body"));
   const MsgpackNode& root = tree.root();
-  RP_RETURN_IF_ERROR(ExpectFields(root, kBodyFields, r, "body"));
+  RP_RETURN_IF_ERROR(ExpectFields(root, kCheckpointBodyFields, r, "body"));
   RP_RETURN_IF_ERROR(
       internal::ReadInt(tree.element(root, 0), r, "v", &record->v));
   RP_RETURN_IF_ERROR(

@@ -22,6 +22,12 @@
 
 namespace rockpoint::serde {
 
+// The array lengths of a checkpoint record's header and body (FORMAT.md),
+// shared by the reference decoder and the direct one
+// (checkpoint_record_view.h).
+inline constexpr size_t kCheckpointHeaderFields = 4;
+inline constexpr size_t kCheckpointBodyFields = 6;
+
 // The part of a checkpoint record the delta-history walk reads: it can be
 // decoded without decoding the rest.
 struct CheckpointHeader {

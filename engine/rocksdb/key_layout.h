@@ -63,6 +63,11 @@ std::string TimestampKey(std::string_view checkpoint_id,
 std::string HiddenKey(std::string_view thread, std::string_view ns,
                       std::string_view checkpoint_id);
 std::string MetaKey(std::string_view name);
+// The names of the meta column family's entries (MetaKey(name)).
+inline constexpr std::string_view kFormatVersionMeta = "format_version";
+inline constexpr std::string_view kCreatedByMeta = "created_by";
+inline constexpr std::string_view kStoreIdMeta = "store_id";
+inline constexpr std::string_view kKeyCheckMeta = "key_check";
 
 // Decoded keys. Each Parse* returns Corruption naming the key (rendered with
 // keys::Describe) when it is not a well-formed key of that kind.

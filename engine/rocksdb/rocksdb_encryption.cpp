@@ -11,10 +11,6 @@ namespace {
 
 using Impl = RocksDbCheckpointer::Impl;
 
-constexpr std::string_view kStoreIdKey = "store_id";
-constexpr std::string_view kKeyCheckKey = "key_check";
-constexpr std::string_view kFormatVersionKey = "format_version";
-
 // The value of meta key `name`, "" when absent.
 Result<std::string> ReadMeta(const Impl& impl, std::string_view name) {
   std::string value;
@@ -46,9 +42,12 @@ Status StoreEncryption(const Impl& impl, const StoredEncryption& stored) {
         impl.options.path);
   }
   rocksdb::WriteBatch batch;
-  batch.Put(impl.meta, rocksdb_layout::MetaKey(kStoreIdKey), stored.store_id);
-  batch.Put(impl.meta, rocksdb_layout::MetaKey(kKeyCheckKey), stored.key_check);
-  batch.Put(impl.meta, rocksdb_layout::MetaKey(kFormatVersionKey),
+  batch.Put(impl.meta, rocksdb_layout::MetaKey(rocksdb_layout::kStoreIdMeta),
+            stored.store_id);
+  batch.Put(impl.meta, rocksdb_layout::MetaKey(rocksdb_layout::kKeyCheckMeta),
+            stored.key_check);
+  batch.Put(impl.meta,
+            rocksdb_layout::MetaKey(rocksdb_layout::kFormatVersionMeta),
             std::to_string(RocksDbCheckpointer::kEncryptedFormatVersion));
   rocksdb::WriteOptions write;
   write.sync = impl.options.sync_writes;
@@ -59,8 +58,10 @@ Status StoreEncryption(const Impl& impl, const StoredEncryption& stored) {
 
 Status SetUpEncryption(Impl& impl, int64_t format_version) {
   StoredEncryption stored;
-  RP_ASSIGN_OR_RETURN(stored.store_id, ReadMeta(impl, kStoreIdKey));
-  RP_ASSIGN_OR_RETURN(stored.key_check, ReadMeta(impl, kKeyCheckKey));
+  RP_ASSIGN_OR_RETURN(stored.store_id,
+                      ReadMeta(impl, rocksdb_layout::kStoreIdMeta));
+  RP_ASSIGN_OR_RETURN(stored.key_check,
+                      ReadMeta(impl, rocksdb_layout::kKeyCheckMeta));
   const bool encrypted_format =
       format_version == RocksDbCheckpointer::kEncryptedFormatVersion;
   if (encrypted_format != stored.encrypted() ||

@@ -16,8 +16,6 @@
 namespace rockpoint {
 namespace {
 
-constexpr std::string_view kFormatVersionKey = "format_version";
-constexpr std::string_view kCreatedByKey = "created_by";
 const std::string kCreatedBy = std::string("rockpoint ") + kVersion;
 
 // The name of a column family other than `default` that holds a key, or
@@ -40,7 +38,8 @@ Result<std::optional<std::string>> FamilyWithData(
 // store that holds data but no format version lost its `meta` record:
 // Corruption, never a silent re-stamp.
 Result<int64_t> CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
-  const std::string key = rocksdb_layout::MetaKey(kFormatVersionKey);
+  const std::string key =
+      rocksdb_layout::MetaKey(rocksdb_layout::kFormatVersionMeta);
   std::string stored;
   rocksdb::Status read =
       impl.db->Get(rocksdb::ReadOptions(), impl.meta, key, &stored);
@@ -63,7 +62,9 @@ Result<int64_t> CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
     rocksdb::WriteBatch batch;
     batch.Put(impl.meta, key,
               std::to_string(RocksDbCheckpointer::kFormatVersion));
-    batch.Put(impl.meta, rocksdb_layout::MetaKey(kCreatedByKey), kCreatedBy);
+    batch.Put(impl.meta,
+              rocksdb_layout::MetaKey(rocksdb_layout::kCreatedByMeta),
+              kCreatedBy);
     rocksdb::WriteOptions write;
     write.sync = impl.options.sync_writes;
     RP_RETURN_IF_ERROR(

@@ -71,7 +71,8 @@ Status CopyStore(const Impl& source, Impl& target) {
                                 target.writes, true, "write record"));
   RP_RETURN_IF_ERROR(CopyFamily(source, target, read, source.index,
                                 target.index, false, "index entry"));
-  const std::string created_by = rocksdb_layout::MetaKey("created_by");
+  const std::string created_by =
+      rocksdb_layout::MetaKey(rocksdb_layout::kCreatedByMeta);
   std::string creator;
   const rocksdb::Status found =
       source.db->Get(read, source.meta, created_by, &creator);

@@ -318,10 +318,11 @@ Status Verifier::CheckMeta() {
   bool has_version = false;
   RP_RETURN_IF_ERROR(
       ScanAll(impl_.meta, [&](std::string_view key, std::string_view value) {
-        if (key == layout::MetaKey("format_version")) has_version = true;
+        if (key == layout::MetaKey(layout::kFormatVersionMeta))
+          has_version = true;
       }));
   if (!has_version) {
-    Problem("error", "meta", layout::MetaKey("format_version"),
+    Problem("error", "meta", layout::MetaKey(layout::kFormatVersionMeta),
             "the store records no format version");
   }
   return Status::OK();

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <doctest/doctest.h>
-#include <stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -24,6 +23,7 @@
 #include "engine/store_builders.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/types.h"
+#include "temp_dir.h"
 
 namespace rockpoint::serde {
 inline std::ostream& operator<<(std::ostream& out, const TypedValue& value) {
@@ -124,29 +124,6 @@ inline std::vector<CheckpointTuple> Collect(Checkpointer& store,
   }
   return tuples;
 }
-
-// A fresh directory under /tmp, removed recursively on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = "/tmp/rockpoint-test-XXXXXX";
-    REQUIRE_MESSAGE(mkdtemp(pattern.data()) != nullptr, "mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  // A path inside the directory.
-  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 // What a Harness may declare about its backend's keys (absent: false):
 //   static constexpr bool kTextIds = true;

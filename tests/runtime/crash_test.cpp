@@ -29,9 +29,10 @@ constexpr int64_t kRounds = 24;
 
 // A started child whose stdout goes to `out_path`. Killed and reaped on
 // destruction if still running.
-class Child {
+class WriterChild {
  public:
-  Child(const std::vector<std::string>& args, const std::string& out_path) {
+  WriterChild(const std::vector<std::string>& args,
+              const std::string& out_path) {
     std::vector<char*> argv;
     std::vector<std::string> copy = args;
     for (std::string& arg : copy) argv.push_back(arg.data());
@@ -45,7 +46,7 @@ class Child {
       ::_exit(127);
     }
   }
-  ~Child() {
+  ~WriterChild() {
     if (pid_ > 0) {
       ::kill(pid_, SIGKILL);
       Wait();
@@ -108,7 +109,7 @@ TEST_CASE("a SIGKILLed sync run resumes to the uninterrupted result") {
 
   for (int64_t kill_at : {4, 13}) {
     CAPTURE(kill_at);
-    Child child(args, out);
+    WriterChild child(args, out);
     AwaitRound(progress, kill_at);
     child.Kill();
     int status = child.Wait();
@@ -117,7 +118,7 @@ TEST_CASE("a SIGKILLed sync run resumes to the uninterrupted result") {
     CHECK(WTERMSIG(status) == SIGKILL);
   }
   {
-    Child child(args, out);
+    WriterChild child(args, out);
     int status = child.Wait();
     REQUIRE(WIFEXITED(status));
     REQUIRE(WEXITSTATUS(status) == 0);

@@ -58,12 +58,6 @@ std::vector<int64_t> Counters(const CheckpointTuple& tuple) {
   return {pair->as_array()[0].as_int(), pair->as_array()[1].as_int()};
 }
 
-RunConfig At(const std::string& thread, const std::string& checkpoint_id) {
-  RunConfig config = Thread(thread);
-  config.checkpoint_id = checkpoint_id;
-  return config;
-}
-
 }  // namespace
 
 TEST_CASE_TEMPLATE("delta channel: writes only, snapshots every N updates", H,

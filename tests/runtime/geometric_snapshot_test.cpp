@@ -74,7 +74,7 @@ RunConfig Run(const std::string& thread) {
   return config;
 }
 
-RunConfig At(const std::string& thread, const std::string& checkpoint_id) {
+RunConfig RunAt(const std::string& thread, const std::string& checkpoint_id) {
   RunConfig config = Run(thread);
   config.checkpoint_id = checkpoint_id;
   return config;
@@ -311,11 +311,11 @@ TEST_CASE_TEMPLATE(
     Must(graph.Invoke(Limit(30), Run(thread)));  // a later run resumes
     // Replay from the checkpoint after 9 messages (its limit is 12).
     RunOutcome replayed = Must(graph.Continue(
-        At(thread, LoopCheckpointAt(harness.store(), thread, 9))));
+        RunAt(thread, LoopCheckpointAt(harness.store(), thread, 9))));
     CHECK(replayed.values.at("messages").as_array().size() == 12);
     // Fork the checkpoint after 20 messages, update it as chat, continue.
     Must(graph.ForkState(
-        At(thread, LoopCheckpointAt(harness.store(), thread, 20))));
+        RunAt(thread, LoopCheckpointAt(harness.store(), thread, 20))));
     Must(graph.UpdateState(
         Run(thread), State{{"messages", Value(Value::Array{Value("edit")})}},
         "chat"));
@@ -335,8 +335,8 @@ TEST_CASE_TEMPLATE(
     std::vector<State> states;
     for (size_t k = 0; k < kinds.size(); ++k) {
       states.push_back(
-          Must(graphs[k]->GetState(
-                   At(kinds[k].first, *histories[k][i].config.checkpoint_id)))
+          Must(graphs[k]->GetState(RunAt(
+                   kinds[k].first, *histories[k][i].config.checkpoint_id)))
               .values);
     }
     CHECK(states[0] == states[2]);

@@ -113,6 +113,21 @@ inline RunConfig Thread(std::string thread) {
   return config;
 }
 
+// The config that runs `thread` from its checkpoint `checkpoint_id`.
+inline RunConfig At(const std::string& thread,
+                    const std::string& checkpoint_id) {
+  RunConfig config = Thread(thread);
+  config.checkpoint_id = checkpoint_id;
+  return config;
+}
+
+// An array of strings, as a log channel holds them.
+inline serde::Value Log(std::initializer_list<const char*> items) {
+  serde::Value::Array out;
+  for (const char* item : items) out.push_back(serde::Value(item));
+  return serde::Value(out);
+}
+
 // Counts calls per node, safely from the task pool.
 class CallCounter {
  public:

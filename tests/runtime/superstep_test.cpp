@@ -28,12 +28,6 @@ StateGraph LinearGraph(CallCounter* counter) {
   return graph;
 }
 
-Value Log(std::initializer_list<const char*> items) {
-  Value::Array out;
-  for (const char* item : items) out.push_back(Value(item));
-  return Value(out);
-}
-
 }  // namespace
 
 TEST_CASE_TEMPLATE("START -> a -> b -> END leaves input + 3 loop checkpoints",

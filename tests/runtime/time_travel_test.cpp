@@ -28,18 +28,6 @@ StateGraph Chain(CallCounter* counter, ChannelSpec log) {
   return graph;
 }
 
-Value Log(std::initializer_list<const char*> items) {
-  Value::Array out;
-  for (const char* item : items) out.push_back(Value(item));
-  return Value(out);
-}
-
-RunConfig At(const std::string& thread, const std::string& checkpoint_id) {
-  RunConfig config = Thread(thread);
-  config.checkpoint_id = checkpoint_id;
-  return config;
-}
-
 // Both channel kinds: time travel must read delta channels right too.
 const ChannelSpec kLogKinds[] = {
     ChannelSpec::Reducer(AppendReducer()),

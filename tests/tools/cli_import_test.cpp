@@ -11,11 +11,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Fixture {
+struct ImportFixture {
   TempDir dir;
   std::string store = dir.Sub("store");
   std::string input = dir.Sub("input.jsonl");
-  Fixture() {
+  ImportFixture() {
     MakeFixtureStore(store);
     WriteFile(input, RunOk({"export", "--store", store}).out);
   }
@@ -119,7 +119,7 @@ TEST_CASE("a huge write idx is refused at once, at the int64 limits too") {
 }
 
 TEST_CASE("--resume skips identical threads, --replace replaces them") {
-  Fixture f;
+  ImportFixture f;
   const std::string target = f.dir.Sub("target");
   RunOk({"import", f.input, "--store", target});
   CheckOneLineError(RunCli({"import", f.input, "--store", target}),
@@ -148,7 +148,7 @@ TEST_CASE("--resume skips identical threads, --replace replaces them") {
 }
 
 TEST_CASE("Ctrl-C keeps whole threads, removes the partial one, exits 130") {
-  Fixture f;
+  ImportFixture f;
   for (const bool from_stdin : {false, true}) {
     CAPTURE(from_stdin);
     const std::string target = f.dir.Sub(from_stdin ? "piped.db" : "target");
@@ -183,7 +183,7 @@ TEST_CASE("Ctrl-C keeps whole threads, removes the partial one, exits 130") {
 }
 
 TEST_CASE("a refused or dry-run import leaves no new store behind") {
-  Fixture f;
+  ImportFixture f;
   for (const std::string name : {"new-rocksdb", "new.db", "new.jsonl"}) {
     CAPTURE(name);
     const std::string target = f.dir.Sub(name);

@@ -12,10 +12,10 @@ const std::vector<std::string> kCommands = {
     "export",  "import",  "copy",   "delete",  "delete-runs",
     "prune",   "stats",   "verify", "compact", "dump"};
 
-struct Fixture {
+struct InspectFixture {
   TempDir dir;
   std::string store = dir.Sub("store");
-  Fixture() { MakeFixtureStore(store); }
+  InspectFixture() { MakeFixtureStore(store); }
 };
 
 TEST_CASE("--version and --help print to stdout and exit 0") {
@@ -36,7 +36,7 @@ TEST_CASE("--version and --help print to stdout and exit 0") {
 }
 
 TEST_CASE("bad arguments: one line on stderr, exit 1") {
-  Fixture f;
+  InspectFixture f;
   CheckOneLineError(RunCli({}), "subcommand");
   CheckOneLineError(RunCli({"frobnicate"}), "unknown command \"frobnicate\"");
   CheckOneLineError(RunCli({"--store", f.store, "frobnicate"}),
@@ -80,14 +80,14 @@ TEST_CASE("store errors say what is wrong with the path") {
 }
 
 TEST_CASE("the store comes from ROCKPOINT_STORE when --store is absent") {
-  Fixture f;
+  InspectFixture f;
   RunResult result =
       RunOk({"threads", "--json"}, {.env = {"ROCKPOINT_STORE=" + f.store}});
   CHECK(ParseJson(result.out).size() == 4);
 }
 
 TEST_CASE("threads: namespaces, counts and latest checkpoint") {
-  Fixture f;
+  InspectFixture f;
   RunResult table = RunOk({"threads", "--store", f.store});
   CHECK(table.out.starts_with("THREAD"));
   CHECK(table.out.find("child:t") != std::string::npos);
@@ -117,7 +117,7 @@ TEST_CASE("threads: namespaces, counts and latest checkpoint") {
 }
 
 TEST_CASE("history: newest first, --ns, --limit, --filter, --before") {
-  Fixture f;
+  InspectFixture f;
   Json all =
       ParseJson(RunOk({"history", "t1", "--json", "--store", f.store}).out);
   REQUIRE(all.size() == 7);
@@ -165,7 +165,7 @@ TEST_CASE("history: newest first, --ns, --limit, --filter, --before") {
 }
 
 TEST_CASE("show: config, metadata, decoded values, writes, parent") {
-  Fixture f;
+  InspectFixture f;
   Json latest =
       ParseJson(RunOk({"show", "t1", "--json", "--store", f.store}).out);
   CHECK(latest["checkpoint_id"] == "cp-05");
@@ -223,7 +223,7 @@ TEST_CASE("show: config, metadata, decoded values, writes, parent") {
 }
 
 TEST_CASE("writes: ordered by task path, task id and idx") {
-  Fixture f;
+  InspectFixture f;
   std::vector<Json> lines = ParseJsonLines(
       RunOk({"writes", "t1", "cp-05", "--jsonl", "--store", f.store}).out);
   REQUIRE(lines.size() == 4);
@@ -250,7 +250,7 @@ TEST_CASE("writes: ordered by task path, task id and idx") {
 }
 
 TEST_CASE("diff: which channels changed and how") {
-  Fixture f;
+  InspectFixture f;
   Json rows = ParseJson(
       RunOk({"diff", "t1", "cp-02", "cp-05", "--json", "--store", f.store})
           .out);

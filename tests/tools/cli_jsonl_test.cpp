@@ -18,13 +18,13 @@ const std::string kJournalHeader =
     R"({"kind":"header","format":"rockpoint-journal","version":1})"
     "\n";
 
-struct Fixture {
+struct JsonlFixture {
   TempDir dir;
   std::string store = dir.Sub("store");  // RocksDB
   std::string exported;                  // its export
   std::string export_file = dir.Sub("store.export");
   std::string journal = dir.Sub("copy.jsonl");
-  Fixture() {
+  JsonlFixture() {
     MakeFixtureStore(store);
     exported = Export(store);
     WriteFile(export_file, exported);
@@ -57,7 +57,7 @@ class JournalLock {
 };
 
 TEST_CASE("export -> import into x.jsonl -> export is byte-identical") {
-  Fixture f;
+  JsonlFixture f;
   Json counts = ParseJson(
       RunOk({"import", f.export_file, "--json", "--store", f.journal}).out);
   CHECK(counts["checkpoints"] == 11);
@@ -86,7 +86,7 @@ TEST_CASE("export -> import into x.jsonl -> export is byte-identical") {
 }
 
 TEST_CASE("a journal imports into RocksDB like its export, from stdin too") {
-  Fixture f;
+  JsonlFixture f;
   f.MakeJournal();
   const std::string rocksdb = f.dir.Sub("from-journal");
   Json counts =
@@ -105,7 +105,7 @@ TEST_CASE("a journal imports into RocksDB like its export, from stdin too") {
 }
 
 TEST_CASE("a journal is changed in place, each command's lines appended") {
-  Fixture f;
+  JsonlFixture f;
   f.MakeJournal();
   const std::string before = ReadFile(f.journal);
   RunOk({"delete", "t2", "--yes", "--store", f.journal});
@@ -133,7 +133,7 @@ TEST_CASE("a journal is changed in place, each command's lines appended") {
 }
 
 TEST_CASE("compact shrinks a journal after delete, keeping its content") {
-  Fixture f;
+  JsonlFixture f;
   f.MakeJournal();
   const uint64_t imported = fs::file_size(f.journal);
   RunOk({"delete", "t2", "--yes", "--store", f.journal});
@@ -162,7 +162,7 @@ TEST_CASE("compact shrinks a journal after delete, keeping its content") {
 }
 
 TEST_CASE("a journal open read-write elsewhere: writers refused, reads work") {
-  Fixture f;
+  JsonlFixture f;
   f.MakeJournal();
   const std::string journal = ReadFile(f.journal);
   JournalLock lock(f.journal);
@@ -185,7 +185,7 @@ TEST_CASE("a journal open read-write elsewhere: writers refused, reads work") {
 }
 
 TEST_CASE("reads see a torn tail as absent and leave it; a writer cuts it") {
-  Fixture f;
+  JsonlFixture f;
   f.MakeJournal();
   const std::string torn = R"({"kind":"delete_thread","thread":"t2"})"
                            "\n"
@@ -208,7 +208,7 @@ TEST_CASE("reads see a torn tail as absent and leave it; a writer cuts it") {
 
 TEST_CASE(
     "an export where a store is expected names the import that fixes it") {
-  Fixture f;
+  JsonlFixture f;
   const std::string old_memory_file = f.dir.Sub("old.jsonl");
   WriteFile(old_memory_file, f.exported);
   const std::string advice = "load it into one with `rockpoint import " +

@@ -10,10 +10,10 @@
 namespace rockpoint::cli_test {
 namespace {
 
-struct Fixture {
+struct MaintenanceFixture {
   TempDir dir;
   std::string store = dir.Sub("store");
-  Fixture() { MakeFixtureStore(store); }
+  MaintenanceFixture() { MakeFixtureStore(store); }
 
   // Runs `change` on the store opened for writing, then closes it.
   template <typename Change>
@@ -42,7 +42,7 @@ std::string FindKey(RocksDbCheckpointer& store,
 }
 
 TEST_CASE("stats: counts, deduplication, column families, compression") {
-  Fixture f;
+  MaintenanceFixture f;
   Json stats = ParseJson(RunOk({"stats", "--json", "--store", f.store}).out);
   CHECK(stats["backend"] == "rocksdb");
   CHECK(stats["threads"] == 3);
@@ -76,7 +76,7 @@ TEST_CASE("stats: counts, deduplication, column families, compression") {
 }
 
 TEST_CASE("verify: a sound store exits 0") {
-  Fixture f;
+  MaintenanceFixture f;
   RunResult result = RunOk({"verify", "--json", "--store", f.store});
   Json report = ParseJson(result.out);
   CHECK(report["sound"] == true);
@@ -90,7 +90,7 @@ TEST_CASE("verify: a sound store exits 0") {
 }
 
 TEST_CASE("verify reports a corrupted checkpoint record and exits 2") {
-  Fixture f;
+  MaintenanceFixture f;
   f.WithStore([](RocksDbCheckpointer& store) {
     const std::string key = FindKey(store, "checkpoints", "cp-03");
     REQUIRE(PutRawForTesting(store, "checkpoints", key, "\x01garbage").ok());
@@ -115,7 +115,7 @@ TEST_CASE("verify reports a corrupted checkpoint record and exits 2") {
 }
 
 TEST_CASE("verify reports dangling and missing index entries") {
-  Fixture f;
+  MaintenanceFixture f;
   f.WithStore([](RocksDbCheckpointer& store) {
     // A ts entry for a checkpoint that does not exist.
     keys::TupleWriter ts;
@@ -144,7 +144,7 @@ TEST_CASE("verify reports dangling and missing index entries") {
 }
 
 TEST_CASE("verify warns about a parent that prune removed") {
-  Fixture f;
+  MaintenanceFixture f;
   // cp-03a needs nothing of cp-02a, so prune removes cp-02a entirely.
   RunOk({"prune", "t1", "--keep", "1", "--yes", "--store", f.store});
   RunResult result = RunOk({"verify", "--json", "--store", f.store});
@@ -158,7 +158,7 @@ TEST_CASE("verify warns about a parent that prune removed") {
 }
 
 TEST_CASE("verify on SQLite and JSONL stores checks through the interface") {
-  Fixture f;
+  MaintenanceFixture f;
   const std::string file = f.dir.Sub("export");
   WriteFile(file, RunOk({"export", "--store", f.store}).out);
   for (const char* name : {"s.db", "j.jsonl"}) {
@@ -173,7 +173,7 @@ TEST_CASE("verify on SQLite and JSONL stores checks through the interface") {
 }
 
 TEST_CASE("compact and dump") {
-  Fixture f;
+  MaintenanceFixture f;
   Json compacted =
       ParseJson(RunOk({"compact", "--json", "--store", f.store}).out);
   CHECK(compacted["backend"] == "rocksdb");
@@ -200,7 +200,7 @@ TEST_CASE("compact and dump") {
 }
 
 TEST_CASE("a store of a newer format is refused") {
-  Fixture f;
+  MaintenanceFixture f;
   f.WithStore([](RocksDbCheckpointer& store) {
     const std::string key = FindKey(store, "meta", "format_version");
     REQUIRE(PutRawForTesting(store, "meta", key, "99").ok());

@@ -5,14 +5,14 @@
 namespace rockpoint::cli_test {
 namespace {
 
-struct Fixture {
+struct MessagesFixture {
   TempDir dir;
   std::string store = dir.Sub("store");
-  Fixture() { MakeFixtureStore(store); }
+  MessagesFixture() { MakeFixtureStore(store); }
 };
 
 TEST_CASE("counts must be whole numbers in range") {
-  Fixture f;
+  MessagesFixture f;
   for (const std::string value : {"0", "99999999999999999999", "-1", "2.5"}) {
     CAPTURE(value);
     RunResult result =
@@ -34,7 +34,7 @@ TEST_CASE("counts must be whole numbers in range") {
 }
 
 TEST_CASE("export to a missing directory gives the OS reason") {
-  Fixture f;
+  MessagesFixture f;
   const std::string out = f.dir.Sub("missing/out.jsonl");
   CheckOneLineError(RunCli({"export", "-o", out, "--store", f.store}),
                     "cannot write " + out +
@@ -43,7 +43,7 @@ TEST_CASE("export to a missing directory gives the OS reason") {
 }
 
 TEST_CASE("--backend jsonl on a directory says it needs a file") {
-  Fixture f;
+  MessagesFixture f;
   CheckOneLineError(
       RunCli({"threads", "--backend", "jsonl", "--store", f.store}),
       "--backend jsonl needs a journal file, and " + f.store +
@@ -51,7 +51,7 @@ TEST_CASE("--backend jsonl on a directory says it needs a file") {
 }
 
 TEST_CASE("a store opened twice in one process says so") {
-  Fixture f;
+  MessagesFixture f;
   RocksDbOptions options;
   options.path = f.store;
   auto first = RocksDbCheckpointer::Open(options);

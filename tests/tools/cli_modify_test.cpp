@@ -6,10 +6,10 @@
 namespace rockpoint::cli_test {
 namespace {
 
-struct Fixture {
+struct ModifyFixture {
   TempDir dir;
   std::string store = dir.Sub("store");
-  Fixture() { MakeFixtureStore(store); }
+  ModifyFixture() { MakeFixtureStore(store); }
   Json Threads() const {
     return ParseJson(RunOk({"threads", "--json", "--store", store}).out);
   }
@@ -20,7 +20,7 @@ struct Fixture {
 };
 
 TEST_CASE("copy: same ids, parents, values and writes under a new thread") {
-  Fixture f;
+  ModifyFixture f;
   Json copied =
       ParseJson(RunOk({"copy", "t1", "t3", "--json", "--store", f.store}).out);
   CHECK(copied["checkpoints"] == 7);
@@ -39,7 +39,7 @@ TEST_CASE("copy: same ids, parents, values and writes under a new thread") {
 }
 
 TEST_CASE("delete asks for --yes without a terminal, then deletes") {
-  Fixture f;
+  ModifyFixture f;
   RunResult refused = RunCli({"delete", "t2", "--store", f.store});
   CheckOneLineError(refused, "--yes");
   CHECK(f.Threads().size() == 4);
@@ -55,7 +55,7 @@ TEST_CASE("delete asks for --yes without a terminal, then deletes") {
 }
 
 TEST_CASE("on a terminal, delete asks and does only what is confirmed") {
-  Fixture f;
+  ModifyFixture f;
   {
     Terminal terminal("n\n");
     RunResult declined = RunCli({"delete", "t2", "--store", f.store},
@@ -76,7 +76,7 @@ TEST_CASE("on a terminal, delete asks and does only what is confirmed") {
 }
 
 TEST_CASE("delete-runs removes the runs' checkpoints everywhere") {
-  Fixture f;
+  ModifyFixture f;
   CheckOneLineError(RunCli({"delete-runs", "run-b", "--store", f.store}),
                     "--yes");
   Json result = ParseJson(RunOk({"delete-runs", "run-b", "run-t2", "unknown",
@@ -95,7 +95,7 @@ TEST_CASE("delete-runs removes the runs' checkpoints everywhere") {
 }
 
 TEST_CASE("prune keeps the newest N per namespace; --delete removes all") {
-  Fixture f;
+  ModifyFixture f;
   CheckOneLineError(RunCli({"prune", "t1", "--store", f.store}), "--yes");
   Json pruned = ParseJson(RunOk({"prune", "t1", "--keep", "1", "--yes",
                                  "--json", "--store", f.store})
@@ -150,7 +150,7 @@ TEST_CASE("prune keeps the newest N per namespace; --delete removes all") {
 }
 
 TEST_CASE("a write command on a locked store says it is locked") {
-  Fixture f;
+  ModifyFixture f;
   RocksDbOptions options;
   options.path = f.store;
   auto holder = RocksDbCheckpointer::Open(options);

@@ -79,11 +79,11 @@ std::string ExportOf(const std::string& line) {
          "\n";
 }
 
-struct Fixture {
+struct NestingFixture {
   TempDir dir;
   std::string store = dir.Sub("store");
   std::string input = dir.Sub("input.jsonl");
-  Fixture() { MakeFixtureStore(store); }
+  NestingFixture() { MakeFixtureStore(store); }
   std::string Export(const std::string& path) const {
     return RunOk({"export", "--store", path}).out;
   }
@@ -91,7 +91,7 @@ struct Fixture {
 
 // Imports `text` into the fixture store and into a new store of each
 // backend: each refused with `needle`, the fixture unchanged, no new store.
-void CheckImportRefused(Fixture& f, const std::string& text,
+void CheckImportRefused(NestingFixture& f, const std::string& text,
                         const std::string& needle) {
   WriteFile(f.input, text);
   const std::string before = f.Export(f.store);
@@ -107,7 +107,7 @@ void CheckImportRefused(Fixture& f, const std::string& text,
 
 TEST_CASE(
     "import refuses deeply nested lines with one error, writing nothing") {
-  Fixture f;
+  NestingFixture f;
   SUBCASE("metadata an array 20,000 deep") {
     CheckImportRefused(
         f, ExportOf(CheckpointLine(R"({"k":)" + Arrays(20000) + "}")),
@@ -132,7 +132,7 @@ TEST_CASE(
 TEST_CASE(
     "metadata at the engine's limit imports and exports back; deeper "
     "is refused") {
-  Fixture f;
+  NestingFixture f;
   const std::string target = f.dir.Sub("target");
   SUBCASE("255 maps are stored and read back") {
     const std::string metadata = Objects(255);
@@ -155,7 +155,7 @@ TEST_CASE(
 TEST_CASE(
     "a line exactly kMaxJsonDepth deep imports; one level more does "
     "not") {
-  Fixture f;
+  NestingFixture f;
   const std::string target = f.dir.Sub("target");
   // 255 maps in the $map form around a tagged leaf: the deepest line the
   // engine's metadata limit allows, 1 + 3 * 255 + 1 = 767 levels.
@@ -197,7 +197,7 @@ TEST_CASE("a journal with a deeply nested line is Corruption, unchanged") {
 }
 
 TEST_CASE("--filter values: the Value limit and the JSON limit") {
-  Fixture f;
+  NestingFixture f;
   const auto history = [&](const std::string& value) {
     return RunCli({"history", "t1", "--json", "--store", f.store, "--filter",
                    "k=" + value});

@@ -80,7 +80,7 @@ Json ChannelRow(const Json& show, const std::string& channel) {
   return Json();
 }
 
-struct Fixture {
+struct ChatFixture {
   TempDir dir;
   std::string store = dir.Sub("chat");
   Written written = WriteChat(store);
@@ -91,7 +91,7 @@ struct Fixture {
 };
 
 TEST_CASE("show decodes snapshots and rebuilds delta values like the runtime") {
-  Fixture f;
+  ChatFixture f;
   REQUIRE(f.written.ids.size() == 15);  // 5 turns x (input, start, reply)
   std::set<std::string> sources;
   for (size_t i = 0; i < f.written.ids.size(); ++i) {
@@ -118,7 +118,7 @@ TEST_CASE("show decodes snapshots and rebuilds delta values like the runtime") {
 }
 
 TEST_CASE("a delta channel of an unknown reducer is shown honestly") {
-  Fixture f;
+  ChatFixture f;
   bool seen = false;
   for (const std::string& id : f.written.ids) {
     const Json row = ChannelRow(f.Show(id), "total");
@@ -132,7 +132,7 @@ TEST_CASE("a delta channel of an unknown reducer is shown honestly") {
 }
 
 TEST_CASE("diff describes delta channels across snapshots and writes") {
-  Fixture f;
+  ChatFixture f;
   const std::vector<std::string>& ids = f.written.ids;  // newest first
   const auto diff = [&](const std::string& a, const std::string& b) {
     Json rows = ParseJson(

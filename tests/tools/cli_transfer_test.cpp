@@ -7,10 +7,10 @@
 namespace rockpoint::cli_test {
 namespace {
 
-struct Fixture {
+struct TransferFixture {
   TempDir dir;
   std::string store = dir.Sub("store");
-  Fixture() { MakeFixtureStore(store); }
+  TransferFixture() { MakeFixtureStore(store); }
   std::string Export(const std::string& path,
                      std::vector<std::string> extra = {}) const {
     std::vector<std::string> args{"export", "--store", path};
@@ -20,7 +20,7 @@ struct Fixture {
 };
 
 TEST_CASE("export writes header, values, checkpoints, writes and trailer") {
-  Fixture f;
+  TransferFixture f;
   const std::string text = f.Export(f.store);
   std::vector<Json> lines = ParseJsonLines(text);
   REQUIRE(lines.size() > 3);
@@ -68,7 +68,7 @@ TEST_CASE("export writes header, values, checkpoints, writes and trailer") {
 TEST_CASE(
     "export -> import -> export is byte-identical: RocksDB -> SQLite -> "
     "journal -> RocksDB") {
-  Fixture f;
+  TransferFixture f;
   const std::string original = f.Export(f.store);
   const std::string file = f.dir.Sub("original.jsonl.export");
   WriteFile(file, original);
@@ -139,7 +139,7 @@ std::string DeltaHistories(const std::string& path, bool sqlite) {
 TEST_CASE(
     "a pruned store round-trips exactly, hidden checkpoints and delta "
     "histories included") {
-  Fixture f;
+  TransferFixture f;
   const std::string before_prune = DeltaHistories(f.store, false);
   // cp-05 reads "count" from cp-03 and "x" from cp-03's write.
   CHECK(before_prune.find("x: seed - cp-03/task-0=") != std::string::npos);
@@ -184,7 +184,7 @@ TEST_CASE(
 }
 
 TEST_CASE("import refuses bad input and writes nothing") {
-  Fixture f;
+  TransferFixture f;
   const std::string original = f.Export(f.store);
   const std::string target = f.dir.Sub("target.db");
   const auto import = [&](const std::string& text) {
@@ -230,7 +230,7 @@ TEST_CASE("import refuses bad input and writes nothing") {
 }
 
 TEST_CASE("progress goes to stderr only when it is a terminal") {
-  Fixture f;
+  TransferFixture f;
   RunResult plain = RunOk({"export", "--store", f.store});
   CHECK(plain.err.empty());
   Terminal terminal("");
@@ -243,7 +243,7 @@ TEST_CASE("progress goes to stderr only when it is a terminal") {
 }
 
 TEST_CASE("export -o writes the export to a file") {
-  Fixture f;
+  TransferFixture f;
   const std::string file = f.dir.Sub("export");
   WriteFile(file, f.Export(f.store));
   // Export to a file with -o.

@@ -83,6 +83,16 @@ inline std::string JoinLines(const std::vector<std::string>& lines) {
   return out;
 }
 
+// `journal` with its line `number` (1-based) replaced by `line`.
+inline std::string WithLine(const std::string& journal, size_t number,
+                            const std::string& line) {
+  std::vector<std::string> lines = SplitLines(journal);
+  REQUIRE(number >= 1);
+  REQUIRE(number <= lines.size());
+  lines[number - 1] = line;
+  return JoinLines(lines);
+}
+
 // Everything a reader can observe of `threads`: every tuple (hidden ones
 // included), the thread index, and the delta history of "msgs" and "plain"
 // at every visible checkpoint.

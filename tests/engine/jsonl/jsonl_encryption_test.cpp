@@ -105,13 +105,6 @@ std::string LineAt(const std::string& journal, size_t number) {
   return SplitLines(journal).at(number - 1);
 }
 
-std::string WithLine(const std::string& journal, size_t number,
-                     const std::string& line) {
-  std::vector<std::string> lines = SplitLines(journal);
-  lines.at(number - 1) = line;
-  return JoinLines(lines);
-}
-
 // `line` with its sealed bytes replaced by what `change` makes of them.
 template <typename Change>
 std::string ChangeSealed(const std::string& line, Change change) {

@@ -14,16 +14,6 @@ namespace {
 
 using namespace ::rockpoint::testing::journal;  // NOLINT: test helpers
 
-// `journal` with its line `number` (1-based) replaced by `line`.
-std::string WithLine(const std::string& journal, size_t number,
-                     const std::string& line) {
-  std::vector<std::string> lines = SplitLines(journal);
-  REQUIRE(number >= 1);
-  REQUIRE(number <= lines.size());
-  lines[number - 1] = line;
-  return JoinLines(lines);
-}
-
 // Opening `bytes` read-write and read-only fails with `check`, and neither
 // changes the file.
 template <typename Check>

@@ -20,14 +20,14 @@ using namespace encryption_test;  // NOLINT: test helpers
 
 const std::string kRekeyChild =
     std::string(ROCKPOINT_TEST_BINARY_DIR) + "/rekey_child_main";
-constexpr int kThreads = 30;
-constexpr int kRounds = 6;
+constexpr int kRekeyThreads = 30;
+constexpr int kRekeyRounds = 6;
 
 std::string ThreadName(int i) { return "thread-" + std::to_string(i); }
 
 TEST_CASE("rocksdb encryption: SIGKILL during Rekey leaves one whole store") {
   std::mt19937 random(20261127);
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < kRekeyRounds; ++round) {
     CAPTURE(round);
     TempDir dir;
     const std::string path = dir.Sub("store");
@@ -35,7 +35,7 @@ TEST_CASE("rocksdb encryption: SIGKILL during Rekey leaves one whole store") {
     {
       auto store =
           Unwrap(RocksDbCheckpointer::Open(EncryptedOptions(path, KeyA())));
-      for (int t = 0; t < kThreads; ++t) {
+      for (int t = 0; t < kRekeyThreads; ++t) {
         PutDeltaThread(*store, ThreadName(t), "", 12, 5);
         before[ThreadName(t)] = ReadThread(*store, ThreadName(t));
       }
@@ -57,7 +57,7 @@ TEST_CASE("rocksdb encryption: SIGKILL during Rekey leaves one whole store") {
     {
       RocksDbCheckpointer& store = under_a.ok() ? **under_a : **under_b;
       CHECK(Unwrap(VerifyStore(store, nullptr)).sound());
-      for (int t = 0; t < kThreads; ++t) {
+      for (int t = 0; t < kRekeyThreads; ++t) {
         const Readings after = ReadThread(store, ThreadName(t));
         CHECK(after.size() == before[ThreadName(t)].size());
         CheckSameReadings(before[ThreadName(t)], after, ThreadName(t));

@@ -60,8 +60,8 @@ bool IsLockedBusy(const std::string& open_line) {
          open_line.find("locked") != std::string::npos;
 }
 
-std::unique_ptr<RocksDbCheckpointer> OpenStore(const std::string& path,
-                                               bool read_only = false) {
+std::unique_ptr<RocksDbCheckpointer> OpenUnsynced(const std::string& path,
+                                                  bool read_only = false) {
   RocksDbOptions options;
   options.path = path;
   options.read_only = read_only;
@@ -94,7 +94,7 @@ TEST_CASE("another process cannot open a store this process holds") {
   REQUIRE(dir.ok());
   const std::string path = dir.Sub("store");
   const std::string thread = "lock-parent-thread";
-  auto store = OpenStore(path);
+  auto store = OpenUnsynced(path);
   REQUIRE(PutRoot(store.get(), thread, "parent-1").ok());
 
   std::vector<std::string> open = RunHolder({"open", path});
@@ -116,7 +116,7 @@ TEST_CASE("another process cannot open a store this process holds") {
   REQUIRE(after.size() == 1);
   CHECK(after[0] == "OPEN OK");
   // The refused and read-only processes wrote nothing.
-  auto reopened = OpenStore(path);
+  auto reopened = OpenUnsynced(path);
   CHECK(LatestId(reopened.get(), thread) == "parent-2");
   auto listed = reopened->ListAll(ListOptions{});
   REQUIRE(listed.ok());
@@ -142,7 +142,7 @@ TEST_CASE("this process cannot open a store another process holds") {
                 refused.status().ToString());
 
   {
-    auto reader = OpenStore(path, /*read_only=*/true);
+    auto reader = OpenUnsynced(path, /*read_only=*/true);
     CHECK(LatestId(reader.get(), thread) == "held-1");
     Status put = PutRoot(reader.get(), thread, "from-reader");
     CHECK_MESSAGE(put.IsInvalidArgument(), put.ToString());
@@ -154,7 +154,7 @@ TEST_CASE("this process cannot open a store another process holds") {
   CHECK_MESSAGE((WIFEXITED(status) && WEXITSTATUS(status) == 0),
                 DescribeWaitStatus(status));
 
-  auto store = OpenStore(path);
+  auto store = OpenUnsynced(path);
   CHECK(LatestId(store.get(), thread) == "held-1");
   CHECK(PutRoot(store.get(), thread, "held-2").ok());
 }
@@ -172,7 +172,7 @@ TEST_CASE("a SIGKILLed holder leaves the store openable") {
   int status = holder.Wait();
   CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
 
-  auto store = OpenStore(path);
+  auto store = OpenUnsynced(path);
   CHECK(LatestId(store.get(), thread) == "held-1");
   std::vector<std::string> open = RunHolder({"open", path});
   REQUIRE(open.size() == 1);
@@ -182,7 +182,7 @@ TEST_CASE("a SIGKILLed holder leaves the store openable") {
 TEST_CASE("rocksdb lock: Close releases it within the process") {
   TempDir dir("lock-close");
   const std::string path = dir.Sub("store");
-  auto first = OpenStore(path);
+  auto first = OpenUnsynced(path);
   REQUIRE(PutRoot(first.get(), "t", "closed-1").ok());
   RocksDbOptions options;
   options.path = path;
@@ -190,7 +190,7 @@ TEST_CASE("rocksdb lock: Close releases it within the process") {
 
   Status closed = first->Close();
   CHECK_MESSAGE(closed.ok(), closed.ToString());
-  auto second = OpenStore(path);
+  auto second = OpenUnsynced(path);
   CHECK(LatestId(second.get(), "t") == "closed-1");
   CHECK(first->GetTuple(CheckpointConfig{"t", "", std::nullopt})
             .status()
@@ -199,7 +199,7 @@ TEST_CASE("rocksdb lock: Close releases it within the process") {
 
 TEST_CASE("rocksdb lock: Close is Busy while a cursor lives, then closes") {
   TempDir dir("lock-close-busy");
-  auto store = OpenStore(dir.Sub("store"));
+  auto store = OpenUnsynced(dir.Sub("store"));
   REQUIRE(PutRoot(store.get(), "t", "c1").ok());
   auto cursor = store->List(ListOptions{});
   REQUIRE(cursor.ok());

@@ -23,8 +23,8 @@ namespace {
 
 const std::string kSweepChild =
     std::string(ROCKPOINT_TEST_BINARY_DIR) + "/sweep_child_main";
-constexpr int kThreads = 40;
-constexpr int kRounds = 8;
+constexpr int kSweepThreads = 40;
+constexpr int kSweepRounds = 8;
 
 std::string ThreadName(int i) { return "thread-" + std::to_string(i); }
 
@@ -36,7 +36,7 @@ std::string TsOf(int i) {
                : "2026-11-05T00:00:00Z";
 }
 
-std::unique_ptr<RocksDbCheckpointer> OpenStore(const std::string& path) {
+std::unique_ptr<RocksDbCheckpointer> OpenCrashStore(const std::string& path) {
   return Unwrap(RocksDbCheckpointer::Open(CrashStoreOptions(path)));
 }
 
@@ -51,14 +51,14 @@ TEST_CASE("rocksdb retention: sweeps racing writers keep fresh writes") {
 
 TEST_CASE("rocksdb retention: SIGKILL during a sweep loses nothing kept") {
   std::mt19937 random(20261127);
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < kSweepRounds; ++round) {
     CAPTURE(round);
     testing::TempDir dir;
     const std::string path = dir.Sub("store");
     std::map<std::string, Readings> before;
     {
-      auto store = OpenStore(path);
-      for (int t = 0; t < kThreads; ++t) {
+      auto store = OpenCrashStore(path);
+      for (int t = 0; t < kSweepThreads; ++t) {
         PutDeltaThread(*store, ThreadName(t), "", 12, 5, TsOf);
         before[ThreadName(t)] = ReadThread(*store, ThreadName(t));
       }
@@ -74,10 +74,10 @@ TEST_CASE("rocksdb retention: SIGKILL during a sweep loses nothing kept") {
     child->Kill(SIGKILL);
     child->Wait();
 
-    auto store = OpenStore(path);
+    auto store = OpenCrashStore(path);
     const VerifyReport verify = Unwrap(VerifyStore(*store, nullptr));
     CHECK(verify.sound());
-    for (int t = 0; t < kThreads; ++t) {
+    for (int t = 0; t < kSweepThreads; ++t) {
       const std::string thread = ThreadName(t);
       CAPTURE(thread);
       const Readings after = ReadThread(*store, thread);
