@@ -2,7 +2,8 @@
 # rockpoint set-up: installs missing Debian 12 packages (idempotent, quiet
 # when everything is there), configures and builds, then runs a job.
 #
-#   tools/setup.sh demo    build, then run the demo on an embedded store
+#   tools/setup.sh demo    build the demo and the CLI, then run the demo on
+#                          an embedded store
 #   tools/setup.sh test    every suite on one build: builds the libraries,
 #                          the CLI, the tests and the bench once (gcc,
 #                          BUILD_DIR), installs the libraries into
@@ -176,7 +177,9 @@ case "$JOB" in
     build
     ;;
   demo)
-    build rockpoint_demo
+    # The CLI too: the README's CLI section inspects the demo's store with
+    # build/tools/rockpoint.
+    build rockpoint_demo rockpoint_cli
     "$BUILD_DIR/tools/rockpoint-demo" "${@:2}"
     ;;
   test)

@@ -1,7 +1,10 @@
 // list_threads: the ("th", thread, ns) index in thread order, paged; per
 // namespace the visible checkpoint count (cp keys minus hd keys: key-only
-// scans, no record decoded) and the latest visible checkpoint (one reverse
-// seek, one record decoded).
+// scans, no record decoded, each hd key checked against the cp keys) and
+// the latest visible checkpoint (one reverse seek, one record decoded).
+#include <string>
+#include <vector>
+
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "keys/tuple.h"
@@ -12,29 +15,64 @@ namespace {
 namespace layout = rocksdb_layout;
 using Impl = RocksDbCheckpointer::Impl;
 
-Result<uint64_t> CountKeys(const Impl& impl, rocksdb::ColumnFamilyHandle* cf,
-                           const rocksdb::ReadOptions& read,
-                           std::string prefix) {
-  uint64_t count = 0;
-  PrefixScan scan = impl.Scan(cf, read, std::move(prefix));
-  for (PrefixScan::Entry entry [[maybe_unused]] : scan) ++count;
+// The checkpoint ids (key suffixes past the namespace prefix, in key
+// order) of the hidden-index entries of (thread, ns).
+Result<std::vector<std::string>> HiddenIds(const Impl& impl,
+                                           const rocksdb::ReadOptions& read,
+                                           std::string_view thread,
+                                           std::string_view ns) {
+  std::vector<std::string> ids;
+  PrefixScan scan =
+      impl.Scan(impl.index, read,
+                layout::NamespacePrefix(layout::kHiddenTag, thread, ns));
+  const size_t prefix_size = scan.prefix().size();
+  for (PrefixScan::Entry entry : scan) {
+    ids.emplace_back(entry.key().substr(prefix_size));
+  }
+  RP_RETURN_IF_ERROR(scan.status("count hidden checkpoints"));
+  return ids;
+}
+
+// The number of visible checkpoints of (thread, ns): checkpoint keys minus
+// hidden-index entries, from key-only scans. Cross-checks the two on the
+// way (one merge of sorted keys): Corruption when a hidden entry names no
+// checkpoint of the namespace, a damaged index key that would otherwise
+// count a hidden checkpoint as visible.
+Result<uint64_t> CountVisible(const Impl& impl,
+                              const rocksdb::ReadOptions& read,
+                              std::string_view thread, std::string_view ns) {
+  RP_ASSIGN_OR_RETURN(std::vector<std::string> hidden,
+                      HiddenIds(impl, read, thread, ns));
+  PrefixScan scan =
+      impl.Scan(impl.checkpoints, read,
+                layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
+  const size_t prefix_size = scan.prefix().size();
+  uint64_t records = 0;
+  size_t matched = 0;
+  for (PrefixScan::Entry entry : scan) {
+    ++records;
+    const std::string_view id = entry.key().substr(prefix_size);
+    if (matched < hidden.size() && hidden[matched] < id) break;
+    if (matched < hidden.size() && hidden[matched] == id) ++matched;
+  }
   RP_RETURN_IF_ERROR(scan.status("count checkpoints"));
-  return count;
+  if (matched < hidden.size()) {
+    return Status::Corruption(
+        "hidden-checkpoint index entry " +
+        keys::Describe(layout::NamespacePrefix(layout::kHiddenTag, thread, ns) +
+                       hidden[matched]) +
+        " names no checkpoint record (a damaged index; rockpoint verify "
+        "reports every such entry)");
+  }
+  return records - hidden.size();
 }
 
 // Fills count and latest of `info`; count 0 when nothing is visible.
 Status DescribeNamespace(const Impl& impl, const rocksdb::ReadOptions& read,
                          std::string_view thread, NamespaceInfo& info) {
   const std::string_view ns = info.checkpoint_ns;
-  RP_ASSIGN_OR_RETURN(
-      uint64_t records,
-      CountKeys(impl, impl.checkpoints, read,
-                layout::NamespacePrefix(layout::kCheckpointTag, thread, ns)));
-  RP_ASSIGN_OR_RETURN(
-      uint64_t hidden,
-      CountKeys(impl, impl.index, read,
-                layout::NamespacePrefix(layout::kHiddenTag, thread, ns)));
-  info.checkpoint_count = records > hidden ? records - hidden : 0;
+  RP_ASSIGN_OR_RETURN(info.checkpoint_count,
+                      CountVisible(impl, read, thread, ns));
   if (info.checkpoint_count == 0) return Status::OK();
 
   PrefixScan scan =

@@ -118,6 +118,35 @@ TEST_CASE("a huge write idx is refused at once, at the int64 limits too") {
   CHECK(RunOk({"export", "--store", target}).out == ReadFile(input));
 }
 
+TEST_CASE("an orphan write is refused by line, on every backend") {
+  ImportFixture f;
+  const std::string before = f.Export(f.store);
+  Json other_ns = WriteLine("t", "a", "out", 0);
+  other_ns["ns"] = "sub";
+  // Line 3 writes to a checkpoint the input does not hold before it: one
+  // that is not in the input at all, one whose line comes later, one of
+  // another namespace.
+  const std::vector<std::vector<Json>> inputs = {
+      {CheckpointLine("t", "a", nullptr), WriteLine("t", "b", "out", 0)},
+      {CheckpointLine("t", "a", nullptr), WriteLine("t", "b", "out", 0),
+       CheckpointLine("t", "b", "a")},
+      {CheckpointLine("t", "a", nullptr), other_ns},
+  };
+  for (const std::vector<Json>& lines : inputs) {
+    WriteFile(f.input, ExportOf(lines));
+    for (const char* name : {"target", "target.db", "target.jsonl"}) {
+      CAPTURE(name);
+      const std::string target = f.dir.Sub(name);
+      CheckOneLineError(RunCli({"import", f.input, "--store", target}),
+                        "line 3: write of checkpoint");
+      CHECK(!fs::exists(target));
+    }
+    CheckOneLineError(RunCli({"import", f.input, "--store", f.store}),
+                      "an orphan write");
+    CHECK(f.Export(f.store) == before);
+  }
+}
+
 TEST_CASE("--resume skips identical threads, --replace replaces them") {
   ImportFixture f;
   const std::string target = f.dir.Sub("target");

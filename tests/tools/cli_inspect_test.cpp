@@ -26,6 +26,9 @@ TEST_CASE("--version and --help print to stdout and exit 0") {
     CHECK_MESSAGE(help.out.find(command) != std::string::npos, command);
   }
   CHECK(help.err.empty());
+  // --store and --backend name every backend.
+  CHECK(help.out.find("PostgreSQL URL") != std::string::npos);
+  CHECK(help.out.find("jsonl or postgres") != std::string::npos);
   for (const std::string& command : kCommands) {
     RunResult sub = RunCli({command, "--help"});
     INFO(command, ": ", sub.err);

@@ -249,6 +249,15 @@ Status Importer::AddCheckpoint(CheckpointLine line) {
 Status Importer::AddWrite(WriteLine line) {
   RP_RETURN_IF_ERROR(StartNamespace(line.thread, line.ns));
   ++counts_.writes;
+  // A write follows its checkpoint's line; one that follows none would be
+  // stored where no read and no export ever reaches it.
+  if (!versions_by_id_.contains(line.checkpoint_id)) {
+    return Status::InvalidArgument(
+        "write of checkpoint " + Printable(line.checkpoint_id) +
+        ", which is not in the input before it (thread " +
+        Printable(line.thread) + " ns " + Printable(line.ns) +
+        "): an orphan write");
+  }
   const std::optional<int64_t> special = SpecialWriteIndex(line.write.channel);
   if (special ? line.write.idx != *special : line.write.idx < 0) {
     return Status::InvalidArgument(

@@ -28,12 +28,12 @@ int Fail(const std::string& message) {
 // Adds the options every command accepts.
 void AddGlobalOptions(CLI::App& app, cli::GlobalOptions& globals) {
   app.add_option("--store", globals.store,
-                 "Store: a RocksDB directory, a SQLite file or a .jsonl "
-                 "journal")
+                 "Store: a RocksDB directory, a SQLite file, a .jsonl "
+                 "journal or a PostgreSQL URL (postgresql://...)")
       ->envname("ROCKPOINT_STORE");
   app.add_option("--backend", globals.backend,
-                 "Force the backend (rocksdb, sqlite or jsonl) instead of "
-                 "detecting it");
+                 "Force the backend (rocksdb, sqlite, jsonl or postgres) "
+                 "instead of detecting it");
   auto* json = app.add_flag("--json", globals.json, "Output one JSON document");
   auto* jsonl =
       app.add_flag("--jsonl", globals.jsonl, "Output one JSON object per line");

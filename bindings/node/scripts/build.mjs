@@ -11,8 +11,11 @@
 //    build/prefix): the addon links that one.
 // 2. node-gyp (this package's devDependency, else the one npm runs install
 //    scripts with) against the installed Node headers, so nothing is
-//    downloaded: configures when binding.gyp or the prefix changed, then
-//    builds; the addon is relinked whenever a library is newer.
+//    downloaded: configures when anything configure bakes in changed
+//    (binding.gyp, the prefix, the Node headers, node-addon-api's include
+//    directory; gyp_vars.mjs configureInputs), then builds; the addon is
+//    relinked whenever a library is newer. Refuses to configure without
+//    node-addon-api (run npm ci first).
 //
 // Environment: JOBS (default 2), NODEDIR (Node headers; default npm's
 // nodedir setting, else /usr or the directory above node's bin/ when it has
@@ -22,7 +25,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { LIBRARIES, libDir } from "./gyp_vars.mjs";
+import {
+  CONFIGURE_STAMP,
+  configureInputs,
+  includeDirs,
+  LIBRARIES,
+  libDir,
+  needsConfigure,
+} from "./gyp_vars.mjs";
 
 const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const carried = path.join(pkgDir, "rockpoint");
@@ -85,13 +95,12 @@ function nodeGyp() {
   return process.env.npm_config_node_gyp ?? null;
 }
 
-if (!fs.existsSync(path.join(sourceDir, "include", "rockpoint"))) {
-  console.error(`build: no rockpoint sources in ${sourceDir}`);
-  process.exit(1);
-}
-
 /** Step 1: builds the rockpoint libraries and installs them into `prefix`. */
 function buildLibraries() {
+  if (!fs.existsSync(path.join(sourceDir, "include", "rockpoint"))) {
+    console.error(`build: no rockpoint sources in ${sourceDir}`);
+    process.exit(1);
+  }
   if (!fs.existsSync(path.join(cmakeDir, "CMakeCache.txt"))) {
     run("cmake", [
       "-S", sourceDir, "-B", cmakeDir,
@@ -128,22 +137,30 @@ if (!nodedir || !fs.existsSync(path.join(nodedir, "include", "node", "node_api.h
   );
   process.exit(1);
 }
+// A configure without an include directory would succeed and leave a
+// Makefile that cannot compile (napi.h missing): refuse before it.
+const missing = includeDirs(prefix).filter((dir) => !fs.existsSync(dir));
+if (missing.length > 0) {
+  console.error(
+    `build: missing include directories: ${missing.join(", ")} ` +
+      "(node-addon-api comes from node_modules: run npm ci first)",
+  );
+  process.exit(1);
+}
 const gyp = nodeGyp();
 if (!gyp) {
   console.error("build: node-gyp not found (install it, or run through npm)");
   process.exit(1);
 }
-const stamp = path.join(pkgDir, "build", "rockpoint_prefix.txt");
-const configured =
-  fs.existsSync(path.join(pkgDir, "build", "Makefile")) &&
-  fs.existsSync(stamp) &&
-  fs.readFileSync(stamp, "utf8") === prefix &&
-  mtime(stamp) >= mtime(path.join(pkgDir, "binding.gyp"));
-if (!configured) {
+// Configure again whenever what the last configure baked in changed.
+const gypBuildDir = path.join(pkgDir, "build");
+const inputs = configureInputs(prefix, nodedir);
+if (needsConfigure(gypBuildDir, inputs)) {
+  fs.rmSync(path.join(gypBuildDir, CONFIGURE_STAMP), { force: true });
   run(process.execPath, [gyp, "configure", `--nodedir=${nodedir}`], {
     cwd: pkgDir,
   });
-  fs.writeFileSync(stamp, prefix);
+  fs.writeFileSync(path.join(gypBuildDir, CONFIGURE_STAMP), inputs);
 }
 const addon = path.join(pkgDir, "build", "Release", "rockpoint_node.node");
 // gyp's makefile does not know the libraries as inputs: when one is newer,

@@ -49,12 +49,14 @@ function napiInclude() {
   }
 }
 
-export function includeDirs() {
-  return [path.join(prefix, "include"), napiInclude()];
+/** The include directories of the addon, for rockpoint installed in `root`. */
+export function includeDirs(root = prefix) {
+  return [path.join(root, "include"), napiInclude()];
 }
 
-export function linkFlags() {
-  const lib = libDir();
+/** The link flags of the addon, for rockpoint installed in `root`. */
+export function linkFlags(root = prefix) {
+  const lib = libDir(root);
   return [
     "-Wl,--exclude-libs,ALL",
     ...ROCKPOINT_LIBRARIES.map((name) => path.join(lib, name)),
@@ -64,6 +66,38 @@ export function linkFlags() {
 }
 
 export const LIBRARIES = ROCKPOINT_LIBRARIES;
+
+/**
+ * Everything node-gyp's configure bakes into build/ (its Makefile): the
+ * Node headers, the include directories and link flags for rockpoint
+ * installed in `root`, and binding.gyp itself, as one string.
+ */
+export function configureInputs(root, nodedir) {
+  return JSON.stringify({
+    nodedir,
+    include: includeDirs(root),
+    libs: linkFlags(root),
+    bindingGyp: fs.readFileSync(path.join(pkgDir, "binding.gyp"), "utf8"),
+  });
+}
+
+/**
+ * Whether `buildDir` needs node-gyp configure for `inputs`
+ * (configureInputs): it has no Makefile, or its stamp (written after each
+ * configure) records other inputs, e.g. a configure that ran before
+ * node-addon-api was installed.
+ */
+export function needsConfigure(buildDir, inputs) {
+  if (!fs.existsSync(path.join(buildDir, "Makefile"))) return true;
+  try {
+    return fs.readFileSync(path.join(buildDir, CONFIGURE_STAMP), "utf8") !== inputs;
+  } catch {
+    return true;
+  }
+}
+
+/** The file in build/ that records the inputs of the last configure. */
+export const CONFIGURE_STAMP = "rockpoint_configure.json";
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const what = process.argv[2];

@@ -260,6 +260,12 @@ export declare class RockpointSaver extends BaseCheckpointSaver<number> {
   /** The background sweeper's policy, or null without one. */
   readonly retention: Readonly<NormalizedRetentionPolicy> | null;
 
+  /**
+   * The checkpoint config names (the latest of its thread and namespace
+   * without checkpoint_id); undefined when there is none or config has no
+   * thread_id, as MemorySaver. Rejects with a TypeError when config is not
+   * an object.
+   */
   getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined>;
   list(
     config: RunnableConfig,

@@ -317,6 +317,12 @@ export class RockpointSaver extends BaseCheckpointSaver {
 
   async getTuple(config) {
     this.#checkOpen();
+    // As MemorySaver and SqliteSaver, which read config.configurable.
+    if (config === null || typeof config !== "object") {
+      throw new TypeError(
+        `getTuple needs a RunnableConfig with configurable.thread_id, got ${String(config)}`,
+      );
+    }
     const target = engineConfig(config);
     if (target.thread_id === undefined) return undefined;
     const raw = await this.#read(target.thread_id, (native) =>

@@ -227,6 +227,23 @@ describe.each(KINDS)("RockpointSaver (%s)", (kind) => {
       ).rejects.toThrow(/checkpoint_id/);
     });
 
+    it("getTuple as MemorySaver: no config is a TypeError, no thread_id none", async () => {
+      // MemorySaver and SqliteSaver read config.configurable: a null or
+      // undefined config is a TypeError there too. Without thread_id,
+      // MemorySaver (the reference) finds nothing.
+      for (const config of [undefined, null, "t", 1]) {
+        await expect(saver.getTuple(config)).rejects.toThrow(TypeError);
+      }
+      await saver.put(
+        { configurable: { thread_id: "t", checkpoint_ns: "" } },
+        checkpoint(uuid6(0)),
+        meta(),
+        {},
+      );
+      expect(await saver.getTuple({})).toBeUndefined();
+      expect(await saver.getTuple({ configurable: {} })).toBeUndefined();
+    });
+
     it("rejects every call after close()", async () => {
       await saver.close();
       const error = await saver

@@ -140,8 +140,19 @@ void Store::PutWrites(nb::handle config, nb::handle writes, nb::handle task_id,
 }
 
 nb::object Store::GetTuple(nb::handle config, nb::handle serde) {
+  // As InMemorySaver and SqliteSaver: a config of None is a TypeError, one
+  // without configurable.thread_id a KeyError (never None: "no checkpoint"
+  // must not hide a config that names no thread).
+  if (config.is_none()) {
+    throw nb::type_error(
+        "get_tuple: config is None; it needs config['configurable']"
+        "['thread_id']");
+  }
   CheckpointConfig target = ConfigFromPy(config);
-  if (!target.thread_id) return nb::none();
+  if (!target.thread_id) {
+    throw nb::key_error(
+        "thread_id: get_tuple needs config['configurable']['thread_id']");
+  }
   Result<std::optional<CheckpointTuple>> out =
       Run<Result<std::optional<CheckpointTuple>>>(
           [&](Checkpointer& engine) { return engine.GetTuple(target); });

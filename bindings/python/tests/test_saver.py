@@ -113,6 +113,39 @@ def test_metadata_nesting_limit(saver: RockpointSaver) -> None:
             _ids(saver, filter=too_deep_filter)
 
 
+@pytest.mark.parametrize(
+    "config, error",
+    [
+        (None, TypeError),
+        ({}, KeyError),
+        ({"configurable": {}}, KeyError),
+        ({"configurable": {"thread_id": None}}, KeyError),
+        ({"configurable": {"checkpoint_ns": "", "checkpoint_id": "x"}}, KeyError),
+    ],
+)
+def test_get_tuple_without_thread_raises_as_peers_do(
+    saver: RockpointSaver, config: Any, error: type[Exception]
+) -> None:
+    # InMemorySaver and SqliteSaver index config["configurable"]["thread_id"].
+    _put(saver, "t", {})
+    with pytest.raises(error):
+        saver.get_tuple(config)
+    with pytest.raises(error):
+        asyncio.run(saver.aget_tuple(config))
+
+
+@pytest.mark.parametrize(
+    "url", ["postgresql://user@localhost/db", "postgres:///db?host=/tmp"]
+)
+def test_open_refuses_a_url_and_creates_nothing(
+    url: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="not a postgres(ql)?:// URL"):
+        RockpointSaver.open(url)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_bad_input_raises_and_writes_nothing(saver: RockpointSaver) -> None:
     with pytest.raises(ValueError, match="thread_id"):
         _put(saver, None, {})  # type: ignore[arg-type]

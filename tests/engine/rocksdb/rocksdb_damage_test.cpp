@@ -233,5 +233,50 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "rocksdb layout: a hidden-index entry that names no checkpoint is "
+    "Corruption in list_threads") {
+  TempDir dir;
+  auto store = OpenAt(dir.Sub("store"));
+  Impl* impl = &ImplOf(*store);
+  for (int i = 1; i <= 3; ++i) {
+    DoPut(*store, {.thread = "t",
+                   .id = CpId(i),
+                   .parent = i > 1 ? std::optional(CpId(i - 1)) : std::nullopt,
+                   .values = {{"a", Val(std::to_string(i))}},
+                   .versions = {{"a", int64_t{i}}}});
+  }
+  RP_REQUIRE_OK(store->HideCheckpoint(Cfg("t", CpId(2))));
+  ThreadPage page = Unwrap(store->ListThreads({}));
+  REQUIRE(page.threads.size() == 1);
+  CHECK(page.threads[0].namespaces.at(0).checkpoint_count == 2);
+
+  const std::string hidden = keys::Encode(T({S("hd"), S("t"), S(""), CpId(2)}));
+  // Before the cross-check, list_threads read both without an error: the
+  // damaged id left the count right by chance; the extra entry made it 1.
+  SUBCASE("damaged id") {
+    const std::string damaged =
+        keys::Encode(T({S("hd"), S("t"), S(""), S("cp0092")}));
+    REQUIRE(
+        impl->db->Delete(rocksdb::WriteOptions(), impl->index, hidden).ok());
+    REQUIRE(
+        impl->db->Put(rocksdb::WriteOptions(), impl->index, damaged, "").ok());
+    Status status = store->ListThreads({}).status();
+    INFO(status.ToString());
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find(keys::Describe(damaged)) != std::string::npos);
+  }
+  SUBCASE("an extra entry") {
+    const std::string extra =
+        keys::Encode(T({S("hd"), S("t"), S(""), S("cp0000")}));
+    REQUIRE(
+        impl->db->Put(rocksdb::WriteOptions(), impl->index, extra, "").ok());
+    Status status = store->ListThreads({}).status();
+    INFO(status.ToString());
+    CHECK(status.IsCorruption());
+    CHECK(status.message().find(keys::Describe(extra)) != std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace rockpoint::testing

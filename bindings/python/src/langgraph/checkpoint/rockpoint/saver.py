@@ -92,6 +92,23 @@ _KEY_SPACE = " \t\r\n"
 _HEX_KEY = re.compile(r"[0-9a-fA-F]{64}")
 
 
+_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _refuse_url(path: Any) -> None:
+    """ValueError when ``path`` is a URL (postgresql://...): open() takes the
+    directory of a RocksDB store, and would otherwise try to create one
+    named like the URL."""
+    if isinstance(path, str) and _URL_SCHEME.match(path):
+        scheme = path.split("://", 1)[0]
+        raise ValueError(
+            f"RockpointSaver.open takes a RocksDB store directory, not a "
+            f"{scheme}:// URL. For a PostgreSQL database, use LangGraph's "
+            f"PostgresSaver on it (the rockpoint CLI reads and maintains the "
+            f"same tables: rockpoint --store URL ...)"
+        )
+
+
 def _check_encryption_key(
     key: bytes | bytearray | str | None,
 ) -> bytes | bytearray | str | None:
@@ -234,6 +251,7 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         authenticate when read (tampered, moved, truncated) is
         CorruptionError.
         """
+        _refuse_url(path)
         key = _check_encryption_key(encryption_key)
         policy = resolve(retention)
         if policy is not None and read_only:
