@@ -456,4 +456,21 @@ std::unique_ptr<TupleCursor> MakeSnapshotCursor(
   return std::make_unique<SnapshotCursor>(std::move(tuples));
 }
 
+std::vector<WriteLocation> FindOrphanWrites(const Threads& threads) {
+  std::vector<WriteLocation> orphans;
+  for (const auto& [thread_id, thread] : threads) {
+    for (const auto& [ns_name, ns] : thread.namespaces) {
+      for (const auto& [checkpoint_id, writes] : ns.writes) {
+        if (ns.checkpoints.contains(checkpoint_id)) continue;
+        for (const auto& [key, write] : writes) {
+          const auto& [task_path, task_id, idx] = key;
+          orphans.push_back(
+              {thread_id, ns_name, checkpoint_id, task_path, task_id, idx});
+        }
+      }
+    }
+  }
+  return orphans;
+}
+
 }  // namespace rockpoint::memory

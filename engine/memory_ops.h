@@ -28,6 +28,9 @@ namespace rockpoint::memory {
 
 using Threads = std::map<std::string, Thread>;  // by thread_id.
 
+// The writes whose checkpoint `threads` does not hold, in key order.
+std::vector<WriteLocation> FindOrphanWrites(const Threads& threads);
+
 // Where a record goes: (thread, namespace).
 struct NamespaceKey {
   std::string thread;

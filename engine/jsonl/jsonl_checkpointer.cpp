@@ -227,6 +227,13 @@ Status JsonlCheckpointer::Compact() { return impl_->Compact(); }
 
 Result<JsonlStats> JsonlCheckpointer::Stats() { return impl_->Stats(); }
 
+Result<std::vector<WriteLocation>> JsonlCheckpointer::FindOrphanWrites() {
+  return impl_->WithThreads(
+      [](const memory::Threads& threads) -> Result<std::vector<WriteLocation>> {
+        return memory::FindOrphanWrites(threads);
+      });
+}
+
 Result<CheckpointConfig> JsonlCheckpointer::Put(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {

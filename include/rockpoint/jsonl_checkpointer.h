@@ -130,6 +130,10 @@ class JsonlCheckpointer final : public Checkpointer {
 
   Result<JsonlStats> Stats();
 
+  // The writes whose checkpoint the store does not hold (WriteLocation),
+  // in key order.
+  Result<std::vector<WriteLocation>> FindOrphanWrites();
+
   // Rewrites the whole journal at options.path, opened with
   // options.encryption (nullopt: a plaintext store), with every record
   // sealed under `new_encryption`'s key and a new store id (nullopt: in

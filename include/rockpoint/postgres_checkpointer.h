@@ -135,6 +135,10 @@ class PostgresCheckpointer final : public Checkpointer {
   // Closes every connection. Busy while a cursor is alive.
   Status Close() override;
 
+  // The writes in LangGraph's checkpoint_writes whose checkpoint is not in
+  // its checkpoints table (WriteLocation), in key order.
+  Result<std::vector<WriteLocation>> FindOrphanWrites();
+
   class Impl;  // postgres/*.cpp only.
 
  private:

@@ -104,6 +104,10 @@ class SqliteCheckpointer final : public Checkpointer {
   // it open, while a statement is still open. Safe to call from any thread.
   Status Close() override;
 
+  // The writes whose checkpoint the store does not hold (WriteLocation),
+  // in key order; one read transaction.
+  Result<std::vector<WriteLocation>> FindOrphanWrites();
+
   class Impl;  // sqlite/*.cpp only.
 
  private:

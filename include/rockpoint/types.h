@@ -115,6 +115,19 @@ struct DeltaChannelHistory {
 };
 using DeltaHistory = std::map<std::string, DeltaChannelHistory>;
 
+// A stored write named by its checkpoint and its key there. An orphan
+// write is one whose checkpoint (visible or hidden) the store does not
+// hold: no read, list or export reaches it; verify reports them.
+struct WriteLocation {
+  std::string thread_id;
+  std::string checkpoint_ns;
+  std::string checkpoint_id;
+  std::string task_path;
+  std::string task_id;
+  int64_t idx = 0;
+  friend bool operator==(const WriteLocation&, const WriteLocation&) = default;
+};
+
 struct NamespaceInfo {
   std::string checkpoint_ns;
   uint64_t checkpoint_count = 0;

@@ -5,6 +5,8 @@
 
 #include "engine/rocksdb/rocksdb_maintenance.h"
 #include "keys/tuple.h"
+#include "rockpoint/jsonl_checkpointer.h"
+#include "rockpoint/sqlite_checkpointer.h"
 #include "tools/cli_harness.h"
 
 namespace rockpoint::cli_test {
@@ -169,6 +171,50 @@ TEST_CASE("verify on SQLite and JSONL stores checks through the interface") {
     CHECK(report["checkpoints"] == 11);
     Json stats = ParseJson(RunOk({"stats", "--json", "--store", store}).out);
     CHECK(stats["values_deduplicated"] == 6);
+  }
+}
+
+TEST_CASE("verify warns about orphan writes on every backend") {
+  TempDir dir;
+  const auto write_orphan = [](Checkpointer& store) {
+    CheckpointConfig where{"t", "", std::string("cp-1")};
+    Checkpoint checkpoint;
+    checkpoint.id = "cp-1";
+    checkpoint.ts = "2026-01-01T00:00:00Z";
+    REQUIRE(
+        store.Put({"t", "", std::nullopt}, checkpoint, Value(Value::Map{}), {})
+            .ok());
+    where.checkpoint_id = "cp-missing";
+    REQUIRE(store.PutWrites(where, {{"a", {"json", "1"}}}, "task").ok());
+  };
+  const std::string rocksdb = dir.Sub("store");
+  const std::string sqlite = dir.Sub("store.db");
+  const std::string jsonl = dir.Sub("store.jsonl");
+  {
+    RocksDbOptions options;
+    options.path = rocksdb;
+    write_orphan(*testing::Unwrap(RocksDbCheckpointer::Open(options)));
+  }
+  {
+    SqliteOptions options;
+    options.path = sqlite;
+    write_orphan(*testing::Unwrap(SqliteCheckpointer::Open(options)));
+  }
+  {
+    JsonlOptions options;
+    options.path = jsonl;
+    write_orphan(*testing::Unwrap(JsonlCheckpointer::Open(options)));
+  }
+  for (const std::string& store : {rocksdb, sqlite, jsonl}) {
+    CAPTURE(store);
+    Json report = ParseJson(RunOk({"verify", "--json", "--store", store}).out);
+    CHECK(report["sound"] == true);
+    CHECK(report["warnings"] == 1);
+    CHECK(report["writes"] == 1);
+    REQUIRE(report["problems"].size() == 1);
+    CHECK(report["problems"][0]["check"] == "write-has-checkpoint");
+    CHECK(report["problems"][0]["key"].get<std::string>().find("cp-missing") !=
+          std::string::npos);
   }
 }
 

@@ -1,8 +1,9 @@
 // `verify`: is the store sound? RocksDB stores get the full raw check of
-// VerifyStore (records, payloads, indexes, parents); other backends the
-// checks the Checkpointer interface allows (every checkpoint and payload
-// decodes, every parent is present, thread counts agree with the
-// checkpoints). Exit status 0 when sound, 2 when not (1: could not check).
+// VerifyStore (records, payloads, indexes, parents, orphan writes); other
+// backends the checks the Checkpointer interface allows (every checkpoint
+// and payload decodes, every parent is present, thread counts agree with
+// the checkpoints) and the backend's scan for orphan writes. Exit status 0
+// when sound, 2 when not (1: could not check).
 #include <map>
 #include <set>
 #include <tuple>
@@ -109,6 +110,23 @@ Result<VerifyReport> VerifyThroughInterface(Checkpointer& store,
   return report;
 }
 
+// The writes of checkpoints the store does not hold, which no interface
+// call reaches: the backend finds them.
+Status ReportOrphanWrites(Store& store, VerifyReport& report) {
+  RP_ASSIGN_OR_RETURN(std::vector<WriteLocation> orphans,
+                      store.FindOrphanWrites());
+  for (const WriteLocation& write : orphans) {
+    ++report.writes;
+    Report(report, "warning", "write-has-checkpoint",
+           Where(write.thread_id, write.checkpoint_ns, write.checkpoint_id) +
+               " task " + Printable(write.task_id) + " idx " +
+               std::to_string(write.idx),
+           "a write of a checkpoint that has no record (put_writes "
+           "without put, or a lost record)");
+  }
+  return Status::OK();
+}
+
 class VerifyCommand final : public Command {
  public:
   const char* name() const override { return "verify"; }
@@ -130,6 +148,7 @@ class VerifyCommand final : public Command {
     } else {
       RP_ASSIGN_OR_RETURN(
           report, VerifyThroughInterface(store.checkpointer(), progress.Fn()));
+      RP_RETURN_IF_ERROR(ReportOrphanWrites(store, report));
     }
     if (!quiet_) {
       Json doc = Json::object();

@@ -302,6 +302,22 @@ Status Store::OpenPostgres() {
 
 Store::~Store() = default;
 
+Result<std::vector<WriteLocation>> Store::FindOrphanWrites() {
+  Checkpointer* store = checkpointer_.get();
+  if (auto* sqlite = dynamic_cast<SqliteCheckpointer*>(store)) {
+    return sqlite->FindOrphanWrites();
+  }
+  if (auto* journal = dynamic_cast<JsonlCheckpointer*>(store)) {
+    return journal->FindOrphanWrites();
+  }
+  if (auto* postgres = dynamic_cast<PostgresCheckpointer*>(store)) {
+    return postgres->FindOrphanWrites();
+  }
+  return Status::InvalidArgument(std::string("no orphan-write scan for a ") +
+                                 BackendName(backend_) +
+                                 " store (verify checks its raw records)");
+}
+
 void Store::Discard() {
   checkpointer_.reset();
   rocksdb_ = nullptr;

@@ -101,6 +101,11 @@ class Store {
   // The JSONL backend, or nullptr for another backend.
   JsonlCheckpointer* jsonl() const { return jsonl_; }
 
+  // The writes whose checkpoint the store does not hold, found by the
+  // backend (no Checkpointer call reaches them). RocksDB stores report them
+  // in VerifyStore instead: InvalidArgument for them.
+  Result<std::vector<WriteLocation>> FindOrphanWrites();
+
   // Whether Open created the store (the path did not exist; never for
   // PostgreSQL).
   bool created() const { return created_; }
