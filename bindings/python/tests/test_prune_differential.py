@@ -24,10 +24,10 @@ from typing import Annotated, Any
 
 import psycopg
 import pytest
+from graphs import chat_graph as delta_chat_graph
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.message import add_messages
-from graphs import chat_graph as delta_chat_graph
 from postgres_interop import Cli, database_url, server_url
 from typing_extensions import TypedDict
 
