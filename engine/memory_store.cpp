@@ -3,6 +3,8 @@
 // is the reference the other backends are compared with.
 #include "engine/memory_store.h"
 
+#include "engine/delta_retention.h"
+
 namespace rockpoint::memory {
 
 std::optional<TypedValue> ReadValue(const Namespace& ns,
@@ -35,14 +37,43 @@ std::vector<PendingWrite> PendingWritesOf(const Namespace& ns,
   return out;
 }
 
-// Channels of `cp` whose own read yields no value.
-std::set<std::string> UnresolvedChannels(const Namespace& ns,
-                                         const StoredCheckpoint& cp) {
-  std::set<std::string> open;
-  for (const auto& [channel, version] : cp.checkpoint.channel_versions) {
-    if (!ReadValue(ns, channel, version)) open.insert(channel);
+// The headers of `ns`'s checkpoints as the shared retention rule reads
+// them, by checkpoint id.
+std::map<std::string, serde::CheckpointHeader> HeadersOf(const Namespace& ns) {
+  std::map<std::string, serde::CheckpointHeader> headers;
+  for (const auto& [id, cp] : ns.checkpoints) {
+    serde::CheckpointHeader& header = headers[id];
+    header.parent_id = cp.parent_id;
+    header.channel_versions = cp.checkpoint.channel_versions;
+    header.stored_channels.assign(cp.stored_channels.begin(),
+                                  cp.stored_channels.end());
+    header.hidden = cp.hidden;
   }
-  return open;
+  return headers;
+}
+
+// The checkpoints of `ns` that the delta histories of `visible` need
+// (engine/delta_retention.h).
+std::set<std::string> NeededAncestors(const Namespace& ns,
+                                      const std::set<std::string>& visible) {
+  const std::map<std::string, serde::CheckpointHeader> headers = HeadersOf(ns);
+  return DeltaNeededAncestors(
+      visible,
+      [&](const std::string& id) -> const serde::CheckpointHeader* {
+        const auto header = headers.find(id);
+        return header == headers.end() ? nullptr : &header->second;
+      },
+      [&](const std::string& channel, const ChannelVersion& version) {
+        return ReadValue(ns, channel, version).has_value();
+      },
+      [&](const std::string& id, const std::string& channel) {
+        const auto writes = ns.writes.find(id);
+        if (writes == ns.writes.end()) return false;
+        for (const auto& [key, write] : writes->second) {
+          if (write.channel == channel) return true;
+        }
+        return false;
+      });
 }
 
 }  // namespace
@@ -123,24 +154,7 @@ DeltaHistory DeltaHistoryOf(const Namespace& ns, const std::string& target,
 }
 
 void Retain(Namespace& ns, const std::set<std::string>& visible) {
-  std::set<std::string> needed;
-  for (const std::string& id : visible) {
-    auto kept = ns.checkpoints.find(id);
-    if (kept == ns.checkpoints.end()) continue;
-    std::set<std::string> open = UnresolvedChannels(ns, kept->second);
-    std::set<std::string> visited{id};
-    std::optional<std::string> current = kept->second.parent_id;
-    while (current && !open.empty() && visited.insert(*current).second) {
-      auto it = ns.checkpoints.find(*current);
-      if (it == ns.checkpoints.end()) break;
-      needed.insert(it->first);
-      for (auto channel = open.begin(); channel != open.end();) {
-        channel = StoresValue(ns, it->second, *channel) ? open.erase(channel)
-                                                        : std::next(channel);
-      }
-      current = it->second.parent_id;
-    }
-  }
+  const std::set<std::string> needed = NeededAncestors(ns, visible);
   for (auto it = ns.checkpoints.begin(); it != ns.checkpoints.end();) {
     if (visible.count(it->first)) {
       it->second.hidden = false;

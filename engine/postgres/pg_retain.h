@@ -24,12 +24,16 @@ struct Namespace {
   // LangGraph's "empty" marker, or a value LangGraph inlined in a
   // checkpoint that names the pair.
   std::set<ValueKey> values;
+  // The channels each checkpoint's pending writes write to, by checkpoint
+  // id.
+  std::map<std::string, std::set<std::string>> written;
 };
 // By checkpoint_ns.
 using ThreadNamespaces = std::map<std::string, Namespace>;
 
 // Every checkpoint of `thread` (only those of `namespaces` when given), and
-// the pairs holding a value in the namespaces that have checkpoints.
+// the pairs holding a value and the channels written in the namespaces
+// that have checkpoints.
 // Corruption naming the row when a checkpoint does not decode.
 Result<ThreadNamespaces> ReadNamespaces(
     PostgresCheckpointer::Impl& impl, pg::Connection& connection,

@@ -142,6 +142,13 @@ Result<ThreadNamespaces> ReadNamespaces(
       "SELECT checkpoint_ns, channel, version FROM checkpoint_blobs "
       "WHERE thread_id = $1 AND checkpoint_ns = ANY($2::text[]) "
       "AND type <> 'empty'";
+  constexpr const char* kWritten =
+      "SELECT DISTINCT checkpoint_ns, checkpoint_id, channel "
+      "FROM checkpoint_writes WHERE thread_id = $1";
+  constexpr const char* kWrittenIn =
+      "SELECT DISTINCT checkpoint_ns, checkpoint_id, channel "
+      "FROM checkpoint_writes WHERE thread_id = $1 "
+      "AND checkpoint_ns = ANY($2::text[])";
   pg::Params params = {pg::Text(thread)};
   if (namespaces) params.push_back(pg::TextArray(*namespaces));
   RP_ASSIGN_OR_RETURN(
@@ -152,6 +159,9 @@ Result<ThreadNamespaces> ReadNamespaces(
                      "", params},
            pg::Query{namespaces ? &impl.Stmt("rp_ret_values_in", kValuesIn)
                                 : &impl.Stmt("rp_ret_values", kValues),
+                     "", params},
+           pg::Query{namespaces ? &impl.Stmt("rp_ret_written_in", kWrittenIn)
+                                : &impl.Stmt("rp_ret_written", kWritten),
                      "", params}}));
   ThreadNamespaces out;
   for (int i = 0; i < rows[0].size(); ++i) {
@@ -173,6 +183,11 @@ Result<ThreadNamespaces> ReadNamespaces(
     const auto ns = out.find(rows[1].GetString(i, 0));
     if (ns == out.end()) continue;  // no checkpoint: left alone.
     ns->second.values.emplace(rows[1].GetString(i, 1), rows[1].GetString(i, 2));
+  }
+  for (int i = 0; i < rows[2].size(); ++i) {
+    const auto ns = out.find(rows[2].GetString(i, 0));
+    if (ns == out.end()) continue;  // no checkpoint: left alone.
+    ns->second.written[rows[2].GetString(i, 1)].insert(rows[2].GetString(i, 2));
   }
   return out;
 }
@@ -200,6 +215,11 @@ std::set<std::string> NeededAncestors(const Namespace& ns,
       },
       [&](const std::string& channel, const ChannelVersion& version) {
         return ns.values.contains(ValueKey(channel, pg::VersionKey(version)));
+      },
+      [&](const std::string& id, const std::string& channel) {
+        const auto channels = ns.written.find(id);
+        return channels != ns.written.end() &&
+               channels->second.contains(channel);
       });
 }
 

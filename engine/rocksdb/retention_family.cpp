@@ -2,6 +2,7 @@
 
 #include "engine/delta_retention.h"
 #include "engine/rocksdb/key_layout.h"
+#include "serde/record_views.h"
 
 namespace rockpoint {
 
@@ -14,6 +15,11 @@ bool Family::HasValue(const std::string& channel,
   return blob != blob_has_value.end() && blob->second;
 }
 
+bool Family::HasWrite(const std::string& id, const std::string& channel) const {
+  const auto written = written_channels.find(id);
+  return written != written_channels.end() && written->second.contains(channel);
+}
+
 std::vector<std::string> Family::VisibleNewestFirst() const {
   std::vector<std::string> ids;
   for (auto it = records.rbegin(); it != records.rend(); ++it) {
@@ -21,6 +27,33 @@ std::vector<std::string> Family::VisibleNewestFirst() const {
   }
   return ids;
 }
+
+namespace {
+
+// Fills family.written_channels from the writes of (family.thread,
+// family.ns).
+Status LoadWrittenChannels(const RocksDbCheckpointer::Impl& impl,
+                           const rocksdb::ReadOptions& read, Family& family) {
+  PrefixScan writes = impl.Scan(
+      impl.writes, read,
+      layout::NamespacePrefix(layout::kWriteTag, family.thread, family.ns));
+  std::string opened;  // an opened record, in an encrypted store
+  serde::WriteRecordView record;
+  for (PrefixScan::Entry entry : writes) {
+    RP_ASSIGN_OR_RETURN(const auto parts, layout::ParseWriteKey(entry.key()));
+    RP_ASSIGN_OR_RETURN(
+        const std::string_view plain,
+        impl.Plain(entry.key(), entry.value(), "write record", &opened));
+    const Status decoded = serde::DecodeWriteRecordView(plain, &record);
+    if (!decoded.ok()) {
+      return layout::CorruptionAt("write record", entry.key(), decoded);
+    }
+    family.written_channels[parts.checkpoint_id].emplace(record.channel);
+  }
+  return writes.status("load writes");
+}
+
+}  // namespace
 
 Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
                           const rocksdb::ReadOptions& read,
@@ -57,6 +90,7 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
                               entry.key().size() + entry.value().size());
   }
   RP_RETURN_IF_ERROR(blobs.status("load blobs"));
+  RP_RETURN_IF_ERROR(LoadWrittenChannels(impl, read, family));
   return family;
 }
 
@@ -71,6 +105,9 @@ std::set<std::string> NeededBy(const Family& family,
       },
       [&](const std::string& channel, const serde::ChannelVersion& version) {
         return family.HasValue(channel, version);
+      },
+      [&](const std::string& id, const std::string& channel) {
+        return family.HasWrite(id, channel);
       });
 }
 

@@ -25,6 +25,9 @@ struct Family {
   std::map<std::string, serde::CheckpointRecord> records;
   // Every blob of (thread, ns): encoded key -> holds a value (not "empty").
   std::map<std::string, bool> blob_has_value;
+  // The channels each checkpoint's pending writes write to, by checkpoint
+  // id (writes of checkpoints that have no record included).
+  std::map<std::string, std::set<std::string>> written_channels;
   // Stored bytes (key and value) of each record, by checkpoint id, and of
   // each blob, by encoded key.
   std::map<std::string, size_t> record_bytes;
@@ -33,6 +36,8 @@ struct Family {
   // True if the blob (channel, version) exists and is not "empty".
   bool HasValue(const std::string& channel,
                 const serde::ChannelVersion& version) const;
+  // True if checkpoint `id` holds a pending write to `channel`.
+  bool HasWrite(const std::string& id, const std::string& channel) const;
   // Ids of the visible records, newest first.
   std::vector<std::string> VisibleNewestFirst() const;
 };
@@ -41,9 +46,8 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
                           const rocksdb::ReadOptions& read,
                           std::string_view thread, std::string_view ns);
 
-// The checkpoints the delta histories of `survivors` run through: for each
-// survivor, the ancestors from its parent up to (and including) the nearest
-// one storing a value for each of its unresolved channels.
+// The checkpoints the delta histories of `survivors` run through
+// (DeltaNeededAncestors, engine/delta_retention.h).
 std::set<std::string> NeededBy(const Family& family,
                                const std::set<std::string>& survivors);
 

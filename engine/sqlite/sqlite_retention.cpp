@@ -88,15 +88,39 @@ Result<std::map<BlobKey, bool>> ReadBlobEmptiness(
   return blob_empty;
 }
 
+// The channels each checkpoint's pending writes of (thread, ns) write to,
+// by checkpoint id.
+using WrittenChannels = std::map<std::string, std::set<std::string>>;
+
+Result<WrittenChannels> ReadWrittenChannels(Database* db,
+                                            std::string_view thread_id,
+                                            std::string_view checkpoint_ns) {
+  WrittenChannels written;
+  RP_ASSIGN_OR_RETURN(
+      Statement select,
+      db->Prepare("SELECT DISTINCT checkpoint_id, channel "
+                  "FROM checkpoint_writes "
+                  "WHERE thread_id = ?1 AND checkpoint_ns = ?2"));
+  select.BindBytes(1, thread_id);
+  select.BindBytes(2, checkpoint_ns);
+  while (true) {
+    RP_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    written[select.ColumnString(0)].insert(select.ColumnString(1));
+  }
+  return written;
+}
+
 bool Survives(const std::string& id, const Node& node,
               const std::set<std::string>& doomed) {
   return !node.hidden && doomed.count(id) == 0;
 }
 
-// The ancestors on a survivor's walk until each of its unresolved channels
-// meets a stored value. Survivors: visible and not doomed.
+// The ancestors the survivors' delta histories need
+// (engine/delta_retention.h). Survivors: visible and not doomed.
 std::set<std::string> NeededAncestors(const std::map<std::string, Node>& nodes,
                                       const std::map<BlobKey, bool>& blob_empty,
+                                      const WrittenChannels& written,
                                       const std::set<std::string>& doomed) {
   std::set<std::string> survivors;
   for (const auto& [id, node] : nodes) {
@@ -110,6 +134,10 @@ std::set<std::string> NeededAncestors(const std::map<std::string, Node>& nodes,
       },
       [&](const std::string& channel, const ChannelVersion& version) {
         return HasValue(blob_empty, channel, version);
+      },
+      [&](const std::string& id, const std::string& channel) {
+        const auto channels = written.find(id);
+        return channels != written.end() && channels->second.contains(channel);
       });
 }
 
@@ -165,8 +193,10 @@ SqliteCheckpointer::Impl::PlanRetention(std::string_view thread_id,
                       ReadNodes(db(), cipher(), thread_id, checkpoint_ns));
   RP_ASSIGN_OR_RETURN(const auto blob_empty,
                       ReadBlobEmptiness(db(), thread_id, checkpoint_ns));
+  RP_ASSIGN_OR_RETURN(const auto written,
+                      ReadWrittenChannels(db(), thread_id, checkpoint_ns));
   const std::set<std::string> needed =
-      NeededAncestors(nodes, blob_empty, doomed);
+      NeededAncestors(nodes, blob_empty, written, doomed);
 
   RetentionPlan plan;
   std::set<BlobKey> referenced;

@@ -40,6 +40,78 @@ inline std::string Counts(Checkpointer& store, const std::string& thread) {
   return out;
 }
 
+// Two turns of a one-node LangGraph graph on `thread`, six checkpoints: per
+// turn the input (a "__start__" value), the step that ran "__start__"
+// ("messages" and "branch:to:node" stored, "__start__" bumped "empty") and
+// the step that ran "node" ("branch:to:node" bumped "empty"). Tasks write
+// "messages" (and "__start__"'s task "branch:to:node"), never "__start__".
+// With `delta`, "messages" is a delta channel whose only stored value is
+// the snapshot at cp0004; otherwise it is stored at every step it changes.
+// Metadata run_id "<thread>/run-<turn>".
+inline void PutGraphTurns(Checkpointer& store, const std::string& thread,
+                          bool delta) {
+  struct Step {
+    ChannelVersions versions, new_versions;
+    std::map<std::string, TypedValue> values;
+    std::vector<ChannelWrite> writes;
+    std::string task;
+  };
+  const auto v = [](int64_t n) { return ChannelVersion{n}; };
+  const auto msgs = [&](int id, const std::string& text) {
+    std::map<std::string, TypedValue> out;
+    if (!delta || id == 4) out.emplace("messages", Val(text));
+    return out;
+  };
+  std::vector<Step> steps;
+  for (int turn = 0; turn < 2; ++turn) {
+    const int64_t base = 3 * turn;
+    const std::string in = "in" + std::to_string(turn);
+    const ChannelVersion inherited = turn == 0 ? ChannelVersion{} : v(base);
+    Step input{.versions = {{"__start__", v(base + 1)}},
+               .new_versions = {{"__start__", v(base + 1)}},
+               .values = {{"__start__", Val(in)}},
+               .writes = {W("messages", in), W("branch:to:node", "")},
+               .task = "start"};
+    if (turn > 0) {
+      input.versions.emplace("messages", inherited);
+      input.versions.emplace("branch:to:node", inherited);
+    }
+    Step started{.versions = {{"__start__", v(base + 2)},
+                              {"messages", v(base + 2)},
+                              {"branch:to:node", v(base + 2)}},
+                 .new_versions = {{"__start__", v(base + 2)},
+                                  {"messages", v(base + 2)},
+                                  {"branch:to:node", v(base + 2)}},
+                 .values = msgs(static_cast<int>(base) + 1, "upto " + in),
+                 .writes = {W("messages", "out" + std::to_string(turn))},
+                 .task = "node"};
+    started.values.emplace("branch:to:node", Val(""));
+    Step ran{.versions = {{"__start__", v(base + 2)},
+                          {"messages", v(base + 3)},
+                          {"branch:to:node", v(base + 3)}},
+             .new_versions = {{"messages", v(base + 3)},
+                              {"branch:to:node", v(base + 3)}},
+             .values = msgs(static_cast<int>(base) + 2, "upto out")};
+    for (Step* step : {&input, &started, &ran}) steps.push_back(*step);
+  }
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const int id = static_cast<int>(i);
+    DoPut(store,
+          {.thread = thread,
+           .id = CpId(id),
+           .parent = id == 0 ? std::nullopt
+                             : std::optional<std::string>(CpId(id - 1)),
+           .values = steps[i].values,
+           .versions = steps[i].versions,
+           .new_versions = steps[i].new_versions,
+           .metadata = Meta({{"run_id", Value(thread + "/run-" +
+                                              std::to_string(id / 3))}})});
+    if (!steps[i].writes.empty()) {
+      DoWrites(store, thread, CpId(id), steps[i].writes, steps[i].task);
+    }
+  }
+}
+
 }  // namespace rockpoint::testing
 
 RP_CONTRACT_CASE("contract hidden checkpoints") {
@@ -151,5 +223,51 @@ RP_CONTRACT_CASE("contract hidden checkpoints") {
     h.Reopen();
     CHECK(Collect(h.store(), WithHidden(ListOf(Cfg("d", std::nullopt,
                                                    std::nullopt)))) == before);
+  }
+}
+
+RP_CONTRACT_CASE("contract retention keeps only what delta history needs") {
+  RP_CONTRACT_USING;
+  const std::vector<std::string> channels = {"__start__", "branch:to:node",
+                                             "messages"};
+  const auto prune_keep_one = [&](const std::string& thread) {
+    RP_REQUIRE_OK(h.store().Prune({thread}, PruneStrategy::kKeepLatest, 1));
+    h.Reopen();
+    return IdsMarked(
+        Collect(h.store(), WithHidden(ListOf(Cfg(thread, std::nullopt, "")))));
+  };
+
+  SUBCASE("versions with no stored value and no write keep no ancestor") {
+    PutGraphTurns(h.store(), "g", /*delta=*/false);
+    const CheckpointTuple latest = MustGet(h.store(), Cfg("g", CpId(5)));
+    CHECK(latest.checkpoint.channel_values.size() == 1);  // only messages.
+    CHECK(prune_keep_one("g") == "cp0005");
+    CHECK(MustGet(h.store(), Cfg("g", CpId(5))) == latest);
+  }
+
+  SUBCASE("a delta channel keeps its ancestors back to its seed, no further") {
+    PutGraphTurns(h.store(), "d", /*delta=*/true);
+    const CheckpointTuple latest = MustGet(h.store(), Cfg("d", CpId(5)));
+    const std::string history =
+        HistoryOf(h.store(), Cfg("d", CpId(5)), "messages");
+    CHECK(history == "upto in1: cp0004/node#0=out1");
+    CHECK(prune_keep_one("d") == "cp0005 cp0004*");
+    CHECK(MustGet(h.store(), Cfg("d", CpId(5))) == latest);
+    CHECK(HistoryOf(h.store(), Cfg("d", CpId(5)), "messages") == history);
+  }
+
+  SUBCASE("delete_for_runs keeps the same") {
+    PutGraphTurns(h.store(), "g", /*delta=*/false);
+    PutGraphTurns(h.store(), "d", /*delta=*/true);
+    RP_REQUIRE_OK(h.store().DeleteForRuns({"g/run-0", "d/run-0"}));
+    h.Reopen();
+    const auto all = [&](const std::string& thread) {
+      return IdsMarked(Collect(
+          h.store(), WithHidden(ListOf(Cfg(thread, std::nullopt, "")))));
+    };
+    CHECK(all("g") == "cp0005 cp0004 cp0003");
+    // No snapshot before cp0004: cp0003's messages read every write since
+    // the root.
+    CHECK(all("d") == "cp0005 cp0004 cp0003 cp0002* cp0001* cp0000*");
   }
 }

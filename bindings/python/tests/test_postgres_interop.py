@@ -563,10 +563,6 @@ def test_delta_safe_maintenance_on_a_postgres_saver_database(
         # prune --keep 2: the newest two stay visible and read as before, the
         # latest state (delta channel rebuilt) included. Their ancestors stay
         # hidden; in b the branch the fork left is gone, for LangGraph too.
-        # (On a thread LangGraph wrote, every ancestor of a kept checkpoint
-        # stays: a channel like branch:to:note whose last value is an inline
-        # None has no seed in LangGraph's own delta walk, which does not take
-        # an inline null as one, so its history runs to the root.)
         cli.run("prune", "a", "b", "--keep", "2", "--yes", "--store", pg_url)
         for thread, kept in (("a", visible[:2]), ("b", list(before["b"])[:2])):
             assert _history_ids(cli, pg_url, thread) == kept
