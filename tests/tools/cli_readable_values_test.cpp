@@ -259,6 +259,48 @@ TEST_CASE("diff describes and shows readable values") {
   }
 }
 
+// `levels` extensions, each holding the next: `code` 7 (a delta snapshot
+// of the next) or 1 (a positional constructor whose one argument is the
+// next), around the int 1.
+TypedValue NestedExtensions(int8_t code, int levels) {
+  Value value(1);
+  for (int i = 0; i < levels; ++i) {
+    const Value body =
+        code == 1 ? Value(Value::Array{"m", "C", Value::Array{value}}) : value;
+    value = Value(serde::Ext{code, serde::EncodeMsgpack(body)});
+  }
+  return Msgpack(value);
+}
+
+TEST_CASE("extensions nested past kMaxDepth stay opaque below it") {
+  TempDir dir;
+  const std::string store = dir.Sub("store");
+  {
+    RocksDbOptions options;
+    options.path = store;
+    auto opened = RocksDbCheckpointer::Open(options);
+    REQUIRE_MESSAGE(opened.ok(), opened.status().ToString());
+    DoPut(**opened, {.thread = "deep",
+                     .id = "c1",
+                     .values = {{"snapshots", NestedExtensions(7, 5000)},
+                                {"calls", NestedExtensions(1, 2000)}},
+                     .versions = {{"snapshots", 1}, {"calls", 1}}});
+  }
+  const Json show =
+      ParseJson(RunOk({"show", "deep", "--json", "--store", store}).out);
+  // 256 snapshot levels decode; the 257th is shown as stored.
+  CHECK(ChannelValue(show, "snapshots")["$ext"] == 7);
+  Json calls = ChannelValue(show, "calls");
+  int decoded = 0;
+  while (calls.contains("args")) {
+    calls = Json(calls["args"][0]);
+    ++decoded;
+  }
+  CHECK(decoded > 1);
+  CHECK(calls["$ext"] == 1);
+  RunOk({"show", "deep", "--full", "--store", store});
+}
+
 TEST_CASE("--raw and export keep the stored bytes") {
   ReadableFixture f;
   const Json raw = ParseJson(
