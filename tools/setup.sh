@@ -192,6 +192,9 @@ case "$JOB" in
       --output-on-failure -j "$JOBS"
     timed "bindings' packages (npm ci, pip)" binding_deps_wait
     export ROCKPOINT_PREFIX="$BUILD_DIR/prefix"
+    # The bindings' tests run this build's CLI on the stores their graphs
+    # wrote.
+    export ROCKPOINT_CLI="$BUILD_DIR/tools/rockpoint"
     timed "Node suites" "$ROOT/bindings/node/test.sh"
     timed "Python suites" "$ROOT/bindings/python/test.sh"
     summary

@@ -15,7 +15,8 @@
 # Environment: JOBS (default 2), NODEDIR (Node headers; default /usr, so no
 # header download happens), ROCKPOINT_PREFIX (an installed rockpoint, e.g.
 # the test job's build/prefix), ROCKPOINT_SKIP_INSTALL_TEST=1 skips the
-# tarball install test.
+# tarball install test, ROCKPOINT_CLI (the rockpoint binary test/cli.test.js
+# runs; default build/tools/rockpoint, skipped when missing).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

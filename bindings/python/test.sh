@@ -7,7 +7,9 @@
 # summary line; exits non-zero on failure.
 #
 # Environment: BUILD_DIR (default <repo>/build), PYTHON (default python3),
-# JOBS (default 2). Extra arguments go to pytest.
+# JOBS (default 2), ROCKPOINT_CLI (the rockpoint binary test_cli_readable.py
+# runs; default build/tools/rockpoint, skipped when missing). Extra
+# arguments go to pytest.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "rockpoint/msgpack_codec.h"
+#include "tools/cli/readable_values.h"
 #include "tools/cli/runtime_forms.h"
 
 namespace rockpoint::cli {
@@ -85,7 +86,7 @@ Json ChannelValueToJson(const ChannelValue& channel, PayloadView view) {
     Json out = Json::object();
     out["type"] = TextToJson(channel.stored ? channel.stored->type
                                             : std::string(serde::kMsgpackType));
-    out["value"] = ValueToJson(*channel.value);
+    out["value"] = ReadableJson(*channel.value);
     return out;
   }
   if (channel.stored) return PayloadToJson(*channel.stored, view);
@@ -94,7 +95,7 @@ Json ChannelValueToJson(const ChannelValue& channel, PayloadView view) {
 
 std::string ChannelValueToText(const ChannelValue& channel, PayloadView view) {
   if (channel.value && view == PayloadView::kDecoded) {
-    return channel.value->DebugString();
+    return ReadableText(*channel.value);
   }
   if (channel.stored) return PayloadToText(*channel.stored, view);
   return "-";

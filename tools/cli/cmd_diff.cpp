@@ -9,6 +9,7 @@
 #include "tools/cli/channel_values.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/readable_values.h"
 
 namespace rockpoint::cli {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 constexpr size_t kShortValue = 32;
 
 std::string Short(const Value& value) {
-  std::string text = value.DebugString();
+  std::string text = ReadableText(value);
   if (text.size() > kShortValue) text = text.substr(0, kShortValue - 3) + "...";
   return text;
 }

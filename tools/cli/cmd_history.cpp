@@ -3,6 +3,7 @@
 // --include-hidden also the ones kept hidden for delta histories, marked.
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/readable_values.h"
 
 namespace rockpoint::cli {
 namespace {
@@ -70,7 +71,7 @@ class HistoryCommand final : public Command {
       row["values"] = tuple->checkpoint.channel_values.size();
       row["writes"] = tuple->pending_writes.size();
       if (include_hidden_) row["hidden"] = tuple->hidden;
-      if (!context.table()) row["metadata"] = ValueToJson(tuple->metadata);
+      if (!context.table()) row["metadata"] = ReadableJson(tuple->metadata);
       output.rows.push_back(std::move(row));
     }
     if (output.rows.empty() && filters_.empty() && !before_) {

@@ -4,6 +4,7 @@
 #include "tools/cli/channel_values.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/readable_values.h"
 
 namespace rockpoint::cli {
 namespace {
@@ -58,8 +59,8 @@ Result<Json> TupleDocument(const CheckpointTuple& tuple,
           : Json();
   doc["ts"] = TextToJson(checkpoint.ts);
   doc["v"] = checkpoint.v;
-  doc["metadata"] = context.table() ? Json(tuple.metadata.DebugString())
-                                    : ValueToJson(tuple.metadata);
+  doc["metadata"] = context.table() ? Json(ReadableText(tuple.metadata))
+                                    : ReadableJson(tuple.metadata);
   if (checkpoint.updated_channels) {
     Json updated = Json::array();
     for (const std::string& channel : *checkpoint.updated_channels) {

@@ -2,6 +2,7 @@
 #include "tools/cli/value_json.h"
 
 #include "rockpoint/msgpack_codec.h"
+#include "tools/cli/readable_values.h"
 #include "tools/cli/runtime_forms.h"
 
 namespace rockpoint::cli {
@@ -29,14 +30,14 @@ Json PayloadToJson(const TypedValue& payload, PayloadView view) {
   if (view == PayloadView::kDecoded) {
     if (auto value = DecodePayload(payload)) {
       Unwrapped unwrapped = UnwrapRuntimeForm(std::move(*value));
-      out["value"] = ValueToJson(unwrapped.value);
+      out["value"] = ReadableJson(unwrapped.value);
       if (unwrapped.form != StoredForm::kPlain) {
         out["form"] = StoredFormName(unwrapped.form);
       }
       return out;
     }
     if (IsRenderableJson(payload)) {
-      out["value"] = Json::parse(payload.bytes);
+      out["value"] = ReadableLangChainJson(Json::parse(payload.bytes));
       return out;
     }
   }
@@ -49,10 +50,10 @@ std::string PayloadToText(const TypedValue& payload, PayloadView view) {
     if (auto value = DecodePayload(payload)) {
       Unwrapped unwrapped = UnwrapRuntimeForm(std::move(*value));
       const std::string form = StoredFormName(unwrapped.form);
-      return (form.empty() ? "" : form + ": ") + unwrapped.value.DebugString();
+      return (form.empty() ? "" : form + ": ") + ReadableText(unwrapped.value);
     }
     if (IsRenderableJson(payload)) {
-      return Json::parse(payload.bytes).dump();
+      return ReadableLangChainJson(Json::parse(payload.bytes)).dump();
     }
   }
   return Printable(payload.type) + " b64:" + Base64Encode(payload.bytes);
