@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "engine/jsonl/line_checksum.h"
 #include "engine/jsonl/lines.h"
 #include "engine/jsonl/sealed_lines.h"
 #include "engine/jsonl/value_json.h"
@@ -85,20 +86,25 @@ void ForEachNamespace(const memory::Threads& threads, Visit visit) {
 
 }  // namespace
 
-std::string HeaderLine() {
-  Json json = Kind("header");
-  json["format"] = kJournalFormatName;
-  json["version"] = kJournalFormatVersion;
-  return json.dump() + "\n";
+std::string CommitLine(bool line_checksums) {
+  return line_checksums ? WithLineChecksums(kCommitLine)
+                        : std::string(kCommitLine);
 }
 
+std::string HeaderLine() { return HeaderLine(StoredEncryption{}); }
+
 std::string HeaderLine(const StoredEncryption& stored) {
-  if (!stored.encrypted()) return HeaderLine();
+  return HeaderLineOfVersion(stored, kJournalFormatVersion);
+}
+
+std::string HeaderLineOfVersion(const StoredEncryption& stored,
+                                int64_t version) {
   Json json = Kind("header");
   json["format"] = kJournalFormatName;
-  json["version"] = kEncryptedJournalFormatVersion;
-  json["encryption"] = EncryptionToJson(stored);
-  return json.dump() + "\n";
+  json["version"] = version;
+  if (stored.encrypted()) json["encryption"] = EncryptionToJson(stored);
+  const std::string line = json.dump() + "\n";
+  return version >= kJournalFormatVersion ? WithLineChecksums(line) : line;
 }
 
 void AppendPutLines(const memory::PutRecord& record, std::string* out) {
@@ -196,7 +202,8 @@ std::string Snapshot(const memory::Threads& threads) {
 Result<std::string> Snapshot(const memory::Threads& threads,
                              const StoredEncryption& stored,
                              const RecordCipher* cipher) {
-  std::string out = HeaderLine(stored);
+  // The lines without their checksums first; the header's comes with it.
+  std::string out;
   Status status;
   ForEachNamespace(threads, [&](const memory::NamespaceKey& where,
                                 const memory::Namespace& ns) {
@@ -218,7 +225,7 @@ Result<std::string> Snapshot(const memory::Threads& threads,
   });
   RP_RETURN_IF_ERROR(status);
   out.append(kCommitLine);
-  return out;
+  return HeaderLine(stored) + WithLineChecksums(out);
 }
 
 uint64_t SnapshotLines(const memory::Threads& threads) {

@@ -21,19 +21,32 @@
 namespace rockpoint::jsonl {
 
 inline constexpr std::string_view kJournalFormatName = "rockpoint-journal";
-// A plaintext journal is version 1; an encrypted one (its header names its
-// encryption, its record lines are sealed: sealed_lines.h) is version 2, so
-// that a build that reads only version 1 refuses it by its version.
-inline constexpr int64_t kJournalFormatVersion = 1;
+// The version every journal is written in: every line, the header
+// included, ends with its checksum member (line_checksum.h); a header with
+// an "encryption" member makes it an encrypted journal (its record lines
+// sealed: sealed_lines.h).
+inline constexpr int64_t kJournalFormatVersion = 3;
+// Read, and appended to, but never created: a plaintext journal without
+// line checksums (1), and its encrypted form (2).
+inline constexpr int64_t kPlainJournalFormatVersion = 1;
 inline constexpr int64_t kEncryptedJournalFormatVersion = 2;
-// Exactly these bytes: replay finds the last commit by comparing lines.
+// The commit line as the writers produce it, before a version 3 journal's
+// checksum member is added (WithLineChecksums); a version 1 or 2 journal
+// holds exactly these bytes.
 inline constexpr std::string_view kCommitLine = "{\"kind\":\"commit\"}\n";
+// The commit line of a journal with (true) or without line checksums:
+// replay finds the last commit by comparing lines with it.
+std::string CommitLine(bool line_checksums);
 
-// The header of a plaintext journal.
+// The header of a new plaintext journal (version 3).
 std::string HeaderLine();
-// The header of a journal whose encryption is `stored`: HeaderLine() when
-// it is empty (plaintext), else version 2 with an "encryption" member.
+// The header of a new journal whose encryption is `stored` (version 3,
+// with an "encryption" member unless `stored` is empty).
 std::string HeaderLine(const StoredEncryption& stored);
+// The header a journal of `version` (1, 2 or 3) starts with, for a store
+// whose encryption is `stored` (empty for versions 1, set for 2).
+std::string HeaderLineOfVersion(const StoredEncryption& stored,
+                                int64_t version);
 
 void AppendPutLines(const memory::PutRecord& record, std::string* out);
 void AppendWritesLines(const memory::WritesRecord& record, std::string* out);
@@ -57,8 +70,8 @@ Status AppendPutLines(const memory::PutRecord& record,
 Status AppendWritesLines(const memory::WritesRecord& record,
                          const RecordCipher* cipher, std::string* out);
 
-// A whole journal holding `threads`: the header, a line per stored value,
-// checkpoint and write, and one commit line.
+// A whole journal holding `threads`, of the current version: the header, a
+// line per stored value, checkpoint and write, and one commit line.
 std::string Snapshot(const memory::Threads& threads);
 // The same for a journal whose encryption is `stored` (HeaderLine(stored))
 // and whose records `cipher` seals (nullptr: plaintext, as above). IOError
@@ -76,13 +89,18 @@ struct ReplayResult {
   bool has_header = false;
   uint64_t committed_bytes = 0;  // up to the end of the last commit line.
   uint64_t committed_lines = 0;  // lines within committed_bytes.
-  uint64_t torn_tail_bytes = 0;  // after committed_bytes.
+  // After committed_bytes: whole lines that pass their checksum (version 3)
+  // or parse (versions 1, 2), then at most one line without its '\n'.
+  uint64_t torn_tail_bytes = 0;
 };
 
 // Applies every line of `content` up to its last commit line to `threads`.
 // InvalidArgument for a file that is not a journal (naming an export as
 // such), of a newer version, or encrypted; Corruption "<path>: line N: ..."
-// for a committed line that does not parse or does not apply.
+// for a whole line (one that ends in '\n') anywhere in the file that fails
+// its checksum (version 3) or does not parse, for a committed line that
+// does not apply, and for a last line without its '\n' that is a whole line
+// followed by one more byte (its line end was damaged).
 Result<ReplayResult> Replay(std::string_view content, const std::string& path,
                             memory::Threads* threads);
 
@@ -97,6 +115,9 @@ struct JournalHead {
   bool has_header = false;           // as ReplayResult::has_header.
   StoredEncryption encryption;       // empty for a plaintext journal.
   bool has_committed_lines = false;  // a commit line follows the header.
+  int64_t version = 0;               // header.version, once there is one.
+  // Every line ends with its checksum member (version 3).
+  bool line_checksums() const { return version >= kJournalFormatVersion; }
 };
 // InvalidArgument as Replay for a file that is not a journal of this build.
 Result<JournalHead> ReadHead(std::string_view content, const std::string& path);

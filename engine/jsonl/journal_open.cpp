@@ -35,6 +35,7 @@ Result<OpenedJournal> OpenJournal(const JsonlOptions& options, Repair repair) {
       Replay(content, options.path, journal.cipher.get(), &journal.threads));
   journal.encryption = to_store.encrypted() ? to_store : head.encryption;
   journal.lines = replay.committed_lines;
+  journal.version = head.version;
   journal.torn_tail_bytes = replay.torn_tail_bytes;
   if (options.read_only || repair == Repair::kNone) return journal;
   if (!replay.has_header || to_store.encrypted()) {
@@ -43,9 +44,11 @@ Result<OpenedJournal> OpenJournal(const JsonlOptions& options, Repair repair) {
     // most) a torn tail; start over with the header the store needs.
     RP_RETURN_IF_ERROR(journal.file->Replace(HeaderLine(journal.encryption)));
     journal.lines = 1;
+    journal.version = kJournalFormatVersion;
   } else if (replay.torn_tail_bytes > 0) {
     RP_RETURN_IF_ERROR(journal.file->Truncate(replay.committed_bytes));
   }
+  journal.torn_tail_bytes_cut = replay.torn_tail_bytes;
   return journal;
 }
 

@@ -26,7 +26,12 @@ struct OpenedJournal {
   StoredEncryption encryption;
   std::unique_ptr<RecordCipher> cipher;  // null for a plaintext store.
   uint64_t lines = 0;  // the journal's lines, header included.
-  uint64_t torn_tail_bytes = 0;
+  // header.version: every line the store appends ends with its checksum
+  // member when it is 3 (WithLineChecksums), in the journal's own version
+  // otherwise (a compaction writes version 3).
+  int64_t version = 0;
+  uint64_t torn_tail_bytes = 0;      // found after the last commit line.
+  uint64_t torn_tail_bytes_cut = 0;  // of those, cut off by this open.
 };
 
 // What a journal open writes before the store is used (read-write only).

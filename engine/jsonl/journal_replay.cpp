@@ -1,7 +1,10 @@
 // Rebuilding the memory structures from a journal (journal_lines.h).
+#include <set>
+#include <string>
 #include <utility>
 
 #include "engine/jsonl/journal_lines.h"
+#include "engine/jsonl/line_checksum.h"
 #include "engine/jsonl/lines.h"
 #include "engine/jsonl/sealed_lines.h"
 #include "engine/jsonl/value_json.h"
@@ -144,11 +147,53 @@ Status ApplyLine(std::string_view text, const RecordCipher* cipher,
   return Status::InvalidArgument("unknown kind \"" + name + "\"");
 }
 
-// The header line's encryption (empty for a plaintext journal), if it is
-// the header of a journal of a version this build reads.
-Result<StoredEncryption> ReadHeader(std::string_view text,
-                                    const std::string& path) {
-  Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+// What a journal's header line says.
+struct Header {
+  StoredEncryption encryption;  // empty for a plaintext journal.
+  int64_t version = 0;
+};
+
+Status HeaderCorruption(const std::string& path, const std::string& what) {
+  return Status::Corruption(path + ": line 1: " + what);
+}
+
+// Checks that `version` is one this build reads, and that the header's
+// checksum and encryption fit it.
+Status CheckHeaderVersion(int64_t version, bool checked, bool encrypted,
+                          const std::string& path) {
+  if (version < kPlainJournalFormatVersion || version > kJournalFormatVersion) {
+    return Status::InvalidArgument(
+        path + ": journal format version " + std::to_string(version) +
+        " is not supported by this build (supports 1 to " +
+        std::to_string(kJournalFormatVersion) + ")");
+  }
+  if (checked != (version == kJournalFormatVersion)) {
+    return HeaderCorruption(
+        path, checked ? "a header of version " + std::to_string(version) +
+                            " with a checksum member"
+                      : "a header of version " + std::to_string(version) +
+                            " without its checksum member");
+  }
+  if (version == kPlainJournalFormatVersion && encrypted) {
+    return Status::InvalidArgument(
+        path +
+        ": a version 1 header with an \"encryption\" member is not a "
+        "journal this build reads");
+  }
+  return Status::OK();
+}
+
+// The header line, if it is the header of a journal of a version this
+// build reads. A header whose checksum does not match is Corruption.
+Result<Header> ReadHeader(std::string_view text, const std::string& path) {
+  const bool checked = HasLineChecksum(text);
+  std::string body(text);
+  if (checked) {
+    Result<std::string> opened = OpenCheckedLine(text);
+    if (!opened.ok()) return HeaderCorruption(path, opened.status().message());
+    body = std::move(*opened);
+  }
+  Json json = Json::parse(body, nullptr, /*allow_exceptions=*/false);
   const bool object = !json.is_discarded() && json.is_object();
   const Json* format =
       object && json.contains("format") ? &json["format"] : nullptr;
@@ -163,28 +208,27 @@ Result<StoredEncryption> ReadHeader(std::string_view text,
   }
   LineFields fields(json, "header");
   (void)fields.Required("format");
-  RP_ASSIGN_OR_RETURN(int64_t version, fields.Int("version"));
-  if (version < 1 || version > kEncryptedJournalFormatVersion) {
-    return Status::InvalidArgument(
-        path + ": journal format version " + std::to_string(version) +
-        " is not supported by this build (supports 1 and " +
-        std::to_string(kEncryptedJournalFormatVersion) + ")");
-  }
-  StoredEncryption stored;
-  if (version == kEncryptedJournalFormatVersion) {
+  Header header;
+  RP_ASSIGN_OR_RETURN(header.version, fields.Int("version"));
+  RP_RETURN_IF_ERROR(CheckHeaderVersion(header.version, checked,
+                                        json.contains("encryption"), path));
+  if (header.version == kEncryptedJournalFormatVersion ||
+      json.contains("encryption")) {
     RP_ASSIGN_OR_RETURN(const Json* encryption, fields.Required("encryption"));
     RP_ASSIGN_OR_RETURN(
-        stored, EncryptionFromJson(*encryption, fields.Path("encryption")));
+        header.encryption,
+        EncryptionFromJson(*encryption, fields.Path("encryption")));
   }
   RP_RETURN_IF_ERROR(fields.NoOthers());
-  return stored;
+  return header;
 }
 
-// The start of an encrypted journal's header, up to its first member that
-// differs from store to store.
-std::string EncryptedHeaderStart() {
-  const std::string header = HeaderLine(
-      StoredEncryption{std::string(kStoreIdBytes, '\0'), std::string(1, '\0')});
+// The start of an encrypted journal's header of `version`, up to its first
+// member that differs from store to store.
+std::string EncryptedHeaderStart(int64_t version) {
+  const std::string header = HeaderLineOfVersion(
+      StoredEncryption{std::string(kStoreIdBytes, '\0'), std::string(1, '\0')},
+      version);
   return header.substr(0, header.find("\"store_id\""));
 }
 
@@ -195,7 +239,8 @@ struct Layout {
   uint64_t committed_lines = 1;
 };
 
-Layout Scan(std::string_view content, size_t header_end) {
+Layout Scan(std::string_view content, size_t header_end,
+            std::string_view commit_line) {
   Layout layout;
   layout.header_end = header_end;
   layout.committed = header_end + 1;
@@ -204,7 +249,7 @@ Layout Scan(std::string_view content, size_t header_end) {
     const size_t end = content.find('\n', start);
     if (end == std::string_view::npos) break;
     ++lines;
-    if (content.substr(start, end + 1 - start) == kCommitLine) {
+    if (content.substr(start, end + 1 - start) == commit_line) {
       layout.committed = end + 1;
       layout.committed_lines = lines;
     }
@@ -223,13 +268,83 @@ Result<size_t> HeaderEnd(std::string_view content, const std::string& path) {
   return header_end;
 }
 
+// The text of one line (without its '\n') as the line parsers read it:
+// without its checksum member, checked, in a journal with line checksums.
+Result<std::string> LineText(std::string_view line, bool line_checksums) {
+  if (!line_checksums) return std::string(line);
+  return OpenCheckedLine(line);
+}
+
+// The kinds of line a group holds: every kind but the header's.
+bool IsGroupLineKind(const std::string& kind) {
+  static const std::set<std::string> kKinds = {
+      "value",       "checkpoint",  "write", "commit", "delete_thread",
+      "delete_runs", "copy_thread", "hide",  "prune",  "expire"};
+  return kKinds.contains(kind);
+}
+
+// Checks a whole line after the last commit line, which replay does not
+// apply: it must pass its checksum, or (without checksums) be a JSON object
+// of a kind a group holds.
+Status CheckTailLine(std::string_view line, bool line_checksums) {
+  RP_ASSIGN_OR_RETURN(const std::string text, LineText(line, line_checksums));
+  if (line_checksums) return Status::OK();
+  RP_RETURN_IF_ERROR(CheckJsonNesting(text));
+  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const bool object = !json.is_discarded() && json.is_object();
+  if (!object || !json.contains("kind") || !json["kind"].is_string() ||
+      !IsGroupLineKind(json["kind"].get<std::string>())) {
+    return Status::InvalidArgument("not a line of a group");
+  }
+  return Status::OK();
+}
+
+// Checks the lines after the last commit line (`tail`, starting at line
+// `number`): a torn tail holds whole lines that pass CheckTailLine and at
+// most one last line without its '\n', which a crash leaves as a prefix of
+// a line. A last line that is a whole line plus one byte is not such a
+// prefix: its '\n' was overwritten.
+Status CheckTornTail(std::string_view tail, uint64_t number,
+                     bool line_checksums, const std::string& path) {
+  for (size_t start = 0; start < tail.size(); ++number) {
+    const size_t end = tail.find('\n', start);
+    const auto corrupt = [&](const std::string& what) {
+      return Status::Corruption(path + ": line " + std::to_string(number) +
+                                " (after the last commit line): " + what);
+    };
+    if (end == std::string_view::npos) {
+      const std::string_view last = tail.substr(start);
+      if (CheckTailLine(last.substr(0, last.size() - 1), line_checksums).ok()) {
+        return corrupt("a whole line whose line end was changed");
+      }
+      return Status::OK();
+    }
+    Status status =
+        CheckTailLine(tail.substr(start, end - start), line_checksums);
+    if (!status.ok()) return corrupt(status.message());
+    start = end + 1;
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 bool IsHeaderStart(std::string_view content) {
-  const std::string encrypted = EncryptedHeaderStart();
-  return HeaderLine().starts_with(content) ||
-         std::string_view(encrypted).starts_with(content) ||
-         content.starts_with(encrypted);
+  for (const int64_t version :
+       {kPlainJournalFormatVersion, kJournalFormatVersion}) {
+    if (HeaderLineOfVersion(StoredEncryption{}, version).starts_with(content)) {
+      return true;
+    }
+  }
+  for (const int64_t version :
+       {kEncryptedJournalFormatVersion, kJournalFormatVersion}) {
+    const std::string encrypted = EncryptedHeaderStart(version);
+    if (std::string_view(encrypted).starts_with(content) ||
+        content.starts_with(encrypted)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 Result<JournalHead> ReadHead(std::string_view content,
@@ -237,10 +352,14 @@ Result<JournalHead> ReadHead(std::string_view content,
   JournalHead head;
   RP_ASSIGN_OR_RETURN(const size_t header_end, HeaderEnd(content, path));
   if (header_end == std::string_view::npos) return head;
-  RP_ASSIGN_OR_RETURN(head.encryption,
+  RP_ASSIGN_OR_RETURN(const Header header,
                       ReadHeader(content.substr(0, header_end), path));
+  head.encryption = header.encryption;
+  head.version = header.version;
   head.has_header = true;
-  head.has_committed_lines = Scan(content, header_end).committed_lines > 1;
+  head.has_committed_lines =
+      Scan(content, header_end, CommitLine(head.line_checksums()))
+          .committed_lines > 1;
   return head;
 }
 
@@ -260,8 +379,10 @@ Result<ReplayResult> Replay(std::string_view content, const std::string& path,
     result.torn_tail_bytes = content.size();
     return result;
   }
-  RP_ASSIGN_OR_RETURN(const StoredEncryption stored,
+  RP_ASSIGN_OR_RETURN(const Header header,
                       ReadHeader(content.substr(0, header_end), path));
+  const StoredEncryption& stored = header.encryption;
+  const bool line_checksums = header.version >= kJournalFormatVersion;
   if (stored.encrypted() && cipher == nullptr) {
     return Status::InvalidArgument(path +
                                    " is an encrypted journal: give its key");
@@ -272,19 +393,24 @@ Result<ReplayResult> Replay(std::string_view content, const std::string& path,
   }
   result.has_header = true;
   // Everything up to the last commit line is committed; find it first.
-  const Layout layout = Scan(content, header_end);
+  const Layout layout = Scan(content, header_end, CommitLine(line_checksums));
   uint64_t number = 1;
   for (size_t start = header_end + 1; start < layout.committed;) {
     const size_t end = content.find('\n', start);
     ++number;
+    Result<std::string> text =
+        LineText(content.substr(start, end - start), line_checksums);
     Status status =
-        ApplyLine(content.substr(start, end - start), cipher, *threads);
+        text.ok() ? ApplyLine(*text, cipher, *threads) : text.status();
     if (!status.ok()) {
       return Status::Corruption(path + ": line " + std::to_string(number) +
                                 ": " + status.message());
     }
     start = end + 1;
   }
+  RP_RETURN_IF_ERROR(CheckTornTail(content.substr(layout.committed),
+                                   layout.committed_lines + 1, line_checksums,
+                                   path));
   result.committed_bytes = layout.committed;
   result.committed_lines = layout.committed_lines;
   result.torn_tail_bytes = content.size() - layout.committed;

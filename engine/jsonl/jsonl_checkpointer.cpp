@@ -13,6 +13,7 @@
 #include "engine/jsonl/journal_file.h"
 #include "engine/jsonl/journal_lines.h"
 #include "engine/jsonl/journal_open.h"
+#include "engine/jsonl/line_checksum.h"
 #include "engine/memory_ops.h"
 #include "engine/record_cipher.h"
 #include "engine/retention_rule.h"
@@ -32,7 +33,9 @@ class JsonlCheckpointer::Impl {
         threads_(std::move(journal.threads)),
         lines_(journal.lines),
         live_lines_(memory_live_lines()),
-        torn_tail_bytes_(journal.torn_tail_bytes) {}
+        version_(journal.version),
+        torn_tail_bytes_(journal.torn_tail_bytes),
+        torn_tail_bytes_cut_(journal.torn_tail_bytes_cut) {}
 
   const JsonlOptions& options() const { return options_; }
   // Seals the record lines of an encrypted store; null for a plaintext one.
@@ -78,6 +81,9 @@ class JsonlCheckpointer::Impl {
     if (lines.empty()) return Status::OK();
     const uint64_t added = std::count(lines.begin(), lines.end(), '\n');
     lines.append(jsonl::kCommitLine);
+    if (version_ >= jsonl::kJournalFormatVersion) {
+      lines = jsonl::WithLineChecksums(lines);
+    }
     Status status = file_->Append(lines);
     if (status.ok() && options_.sync_writes) status = file_->Sync();
     if (!status.ok()) {
@@ -106,6 +112,8 @@ class JsonlCheckpointer::Impl {
     stats.lines = lines_;
     stats.live_lines = jsonl::SnapshotLines(threads_);
     stats.torn_tail_bytes = torn_tail_bytes_;
+    stats.torn_tail_bytes_cut = torn_tail_bytes_cut_;
+    stats.format_version = version_;
     stats.compactions = compactions_;
     stats.encrypted = cipher_ != nullptr;
     return stats;
@@ -160,6 +168,7 @@ class JsonlCheckpointer::Impl {
     RP_RETURN_IF_ERROR(file_->Replace(snapshot));
     lines_ = std::count(snapshot.begin(), snapshot.end(), '\n');
     live_lines_ = lines_;
+    version_ = jsonl::kJournalFormatVersion;
     ++compactions_;
     return Status::OK();
   }
@@ -172,7 +181,9 @@ class JsonlCheckpointer::Impl {
   memory::Threads threads_ GUARDED_BY(mu_);
   uint64_t lines_ GUARDED_BY(mu_);
   uint64_t live_lines_ GUARDED_BY(mu_);
+  int64_t version_ GUARDED_BY(mu_);  // header.version of the journal.
   const uint64_t torn_tail_bytes_;
+  const uint64_t torn_tail_bytes_cut_;
   uint64_t compactions_ GUARDED_BY(mu_) = 0;
   Status stopped_ GUARDED_BY(mu_);  // set when an append failed.
 };

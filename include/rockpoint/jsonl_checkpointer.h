@@ -74,9 +74,15 @@ struct JsonlStats {
   uint64_t file_bytes = 0;
   uint64_t lines = 0;       // every line of the journal, header included.
   uint64_t live_lines = 0;  // the lines a compaction would write.
-  // A torn tail found at open: bytes after the last commit line, ignored
-  // (and cut off by a read-write open). 0 when the journal ended cleanly.
+  // A torn tail found at open: bytes after the last commit line (what an
+  // interrupted append leaves), ignored. 0 when the journal ended cleanly.
   uint64_t torn_tail_bytes = 0;
+  // The torn tail this checkpointer's open cut off the file (a read-write
+  // open cuts it, a read-only one leaves it: 0).
+  uint64_t torn_tail_bytes_cut = 0;
+  // The journal's format version (engine/jsonl/FORMAT.md): 3 (every line
+  // checksummed) for a journal this build created or compacted.
+  int64_t format_version = 0;
   uint64_t compactions = 0;  // by this checkpointer since it was opened.
   bool encrypted = false;    // the journal's records are sealed.
 };
@@ -85,9 +91,10 @@ class JsonlCheckpointer final : public Checkpointer {
  public:
   // Opens (or creates) the journal at options.path and replays it.
   // Busy if another process has it open read-write; Corruption naming the
-  // line for a line before the last commit that does not parse or does not
-  // apply; InvalidArgument for a file that is not a rockpoint journal
-  // (an export file among them: `rockpoint import` reads those).
+  // line for a whole line anywhere that fails its checksum or does not
+  // parse, and for a committed line that does not apply; InvalidArgument for a
+  // file that is not a rockpoint journal (an export file among them: `rockpoint
+  // import` reads those).
   static Result<std::unique_ptr<JsonlCheckpointer>> Open(
       const JsonlOptions& options);
   ~JsonlCheckpointer() override;

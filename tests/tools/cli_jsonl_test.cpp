@@ -15,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kJournalHeader =
-    R"({"kind":"header","format":"rockpoint-journal","version":1})"
+    R"({"kind":"header","format":"rockpoint-journal","version":3,"crc":"552875c0"})"
     "\n";
 
 struct JsonlFixture {
@@ -63,7 +63,7 @@ TEST_CASE("export -> import into x.jsonl -> export is byte-identical") {
   CHECK(counts["checkpoints"] == 11);
   const std::string journal = ReadFile(f.journal);
   CHECK(journal.starts_with(kJournalHeader));
-  CHECK(journal.ends_with("{\"kind\":\"commit\"}\n"));
+  CHECK(journal.ends_with("{\"kind\":\"commit\",\"crc\":\"869c3d5e\"}\n"));
   CHECK(f.Export(f.journal) == f.exported);
   // Reads agree with the RocksDB original, not only exports.
   for (const char* command : {"threads", "history"}) {
@@ -187,16 +187,29 @@ TEST_CASE("a journal open read-write elsewhere: writers refused, reads work") {
 TEST_CASE("reads see a torn tail as absent and leave it; a writer cuts it") {
   JsonlFixture f;
   f.MakeJournal();
-  const std::string torn = R"({"kind":"delete_thread","thread":"t2"})"
-                           "\n"
-                           R"({"kind":"com)";
+  // An append of `delete t2` that stopped in its commit line.
+  const std::string torn =
+      R"({"kind":"delete_thread","thread":"t2","crc":"92307d40"})"
+      "\n"
+      R"({"kind":"com)";
   WriteFile(f.journal, ReadFile(f.journal) + torn);
   const std::string with_tail = ReadFile(f.journal);
   CHECK(f.Export(f.journal) == f.exported);  // t2 is still there
   Json stats = ParseJson(RunOk({"stats", "--json", "--store", f.journal}).out);
   CHECK(stats["torn_tail_bytes"] == torn.size());
+  CHECK(stats["torn_tail_bytes_cut"] == 0);
+  CHECK(stats["journal_version"] == 3);
+  Json verify =
+      ParseJson(RunOk({"verify", "--json", "--store", f.journal}).out);
+  CHECK(verify["sound"] == true);
+  CHECK(verify["torn_tail_bytes"] == torn.size());
+  REQUIRE(verify["problems"].size() == 1);
+  CHECK(verify["problems"][0]["check"] == "journal-torn-tail");
   CHECK(ReadFile(f.journal) == with_tail);  // reads write nothing
-  RunOk({"delete", "t1", "--yes", "--store", f.journal});
+  const RunResult deleted =
+      RunOk({"delete", "t1", "--yes", "--store", f.journal});
+  CHECK(deleted.err.find("cut a torn tail of " + std::to_string(torn.size()) +
+                         " bytes") != std::string::npos);
   const std::string cut = ReadFile(f.journal);
   CHECK(cut.find(torn) == std::string::npos);
   // Both namespaces of t1 gone; t2 (the torn delete never happened) stays.

@@ -85,7 +85,7 @@ TEST_CASE(
   const std::string journal = f.dir.Sub("copy.jsonl");
   RunOk({"import", from_sqlite, "--store", journal});
   CHECK(ReadFile(journal).starts_with(
-      R"({"kind":"header","format":"rockpoint-journal","version":1})"));
+      R"({"kind":"header","format":"rockpoint-journal","version":3,"crc":"552875c0"})"));
   CHECK(f.Export(journal) == original);
 
   // The journal itself is an import's input, as an export is.

@@ -128,16 +128,19 @@ Status AddRocksDbFigures(RocksDbCheckpointer& store, Json& doc) {
   return Status::OK();
 }
 
-// The journal: its bytes, its lines, the lines a compaction would keep, and
-// a torn tail found when it was opened (ignored by reads).
+// The journal: its bytes, its format version, its lines, the lines a
+// compaction would keep, and a torn tail found when it was opened (ignored
+// by reads) and what of it the open cut off.
 Status AddJsonlFigures(JsonlCheckpointer& journal, Json& doc) {
   RP_ASSIGN_OR_RETURN(JsonlStats stats, journal.Stats());
   doc["disk_bytes"] = stats.file_bytes;
+  doc["journal_version"] = stats.format_version;
   doc["journal_lines"] = stats.lines;
   doc["journal_live_lines"] = stats.live_lines;
   doc["journal_dead_lines"] =
       stats.lines - std::min(stats.lines, stats.live_lines);
   doc["torn_tail_bytes"] = stats.torn_tail_bytes;
+  doc["torn_tail_bytes_cut"] = stats.torn_tail_bytes_cut;
   return Status::OK();
 }
 

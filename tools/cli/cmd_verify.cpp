@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "engine/rocksdb/rocksdb_maintenance.h"
+#include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/msgpack_codec.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
@@ -127,6 +128,23 @@ Status ReportOrphanWrites(Store& store, VerifyReport& report) {
   return Status::OK();
 }
 
+// A JSONL journal's torn tail (an interrupted append: never acknowledged,
+// ignored by reads) is a warning; `torn_tail_bytes` and
+// `torn_tail_bytes_cut` go into the report document.
+Status CheckJournalTail(JsonlCheckpointer& journal, const std::string& path,
+                        VerifyReport& report, Json& figures) {
+  RP_ASSIGN_OR_RETURN(const JsonlStats stats, journal.Stats());
+  figures["torn_tail_bytes"] = stats.torn_tail_bytes;
+  figures["torn_tail_bytes_cut"] = stats.torn_tail_bytes_cut;
+  if (stats.torn_tail_bytes > 0) {
+    Report(report, "warning", "journal-torn-tail", path,
+           std::to_string(stats.torn_tail_bytes) +
+               " bytes after the last commit line (an interrupted append, "
+               "never acknowledged; reads ignore them, a writer cuts them)");
+  }
+  return Status::OK();
+}
+
 class VerifyCommand final : public Command {
  public:
   const char* name() const override { return "verify"; }
@@ -143,12 +161,17 @@ class VerifyCommand final : public Command {
     Store& store = *context.store;
     Progress progress("verifying");
     VerifyReport report;
+    Json journal_figures = Json::object();
     if (store.rocksdb() != nullptr) {
       RP_ASSIGN_OR_RETURN(report, VerifyStore(*store.rocksdb(), progress.Fn()));
     } else {
       RP_ASSIGN_OR_RETURN(
           report, VerifyThroughInterface(store.checkpointer(), progress.Fn()));
       RP_RETURN_IF_ERROR(ReportOrphanWrites(store, report));
+    }
+    if (store.jsonl() != nullptr) {
+      RP_RETURN_IF_ERROR(CheckJournalTail(*store.jsonl(), store.path(), report,
+                                          journal_figures));
     }
     if (!quiet_) {
       Json doc = Json::object();
@@ -161,6 +184,7 @@ class VerifyCommand final : public Command {
         doc["index_entries"] = report.index_entries;
       }
       doc["writes"] = report.writes;
+      doc.update(journal_figures);
       doc["errors"] = report.errors;
       doc["warnings"] = report.warnings;
       Json problems = Json::array();

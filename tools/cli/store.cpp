@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include "engine/jsonl/journal_file.h"
 #include "engine/jsonl/journal_lines.h"
@@ -104,6 +105,17 @@ Result<Backend> Detect(const std::string& path, bool exists) {
     return Backend::kSqlite;
   }
   return Backend::kRocksDb;
+}
+
+// Says on stderr that the open cut a torn tail off the journal: the bytes
+// of an append that never finished, gone from the file now.
+void ReportTornTailCut(JsonlCheckpointer& journal, const std::string& path) {
+  const Result<JsonlStats> stats = journal.Stats();
+  if (!stats.ok() || stats->torn_tail_bytes_cut == 0) return;
+  std::cerr << "rockpoint: " << path << ": cut a torn tail of "
+            << stats->torn_tail_bytes_cut
+            << " bytes after the last commit line (an append that never "
+               "finished)\n";
 }
 
 }  // namespace
@@ -285,6 +297,7 @@ Status Store::OpenJsonl() {
                         "other writer has closed it)");
   }
   std::unique_ptr<JsonlCheckpointer> journal = std::move(opened).value();
+  ReportTornTailCut(*journal, path_);
   jsonl_ = journal.get();
   checkpointer_ = std::move(journal);
   return Status::OK();

@@ -25,9 +25,17 @@ namespace rockpoint::testing::journal {
 using namespace ::rockpoint::testing;  // NOLINT: test helpers
 namespace fs = std::filesystem;
 
+// The lines of a journal this build writes (version 3, each line with its
+// checksum member), without their '\n'.
 inline constexpr std::string_view kHeaderLine =
+    R"({"kind":"header","format":"rockpoint-journal","version":3,"crc":"552875c0"})";
+inline constexpr std::string_view kCommitLine =
+    R"({"kind":"commit","crc":"869c3d5e"})";
+// The same lines of a version 1 journal (plaintext, no checksums), which
+// this build still reads.
+inline constexpr std::string_view kHeaderLineV1 =
     R"({"kind":"header","format":"rockpoint-journal","version":1})";
-inline constexpr std::string_view kCommitLine = R"({"kind":"commit"})";
+inline constexpr std::string_view kCommitLineV1 = R"({"kind":"commit"})";
 
 // Unsynced (the tests never crash the machine), never compacting on its own
 // unless a test says so.

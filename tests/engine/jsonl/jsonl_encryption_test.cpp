@@ -12,6 +12,7 @@
 
 #include "engine/jsonl/journal_test_util.h"
 #include "engine/jsonl/json_text.h"
+#include "engine/jsonl/line_checksum.h"
 
 namespace rockpoint {
 namespace {
@@ -25,7 +26,7 @@ constexpr std::string_view kValueMarker = "VALUE-MARKER-7f3a";
 constexpr std::string_view kMetaMarker = "META-MARKER-91c2";
 constexpr std::string_view kWriteMarker = "WRITE-MARKER-5d0e";
 constexpr std::string_view kEncryptedHeaderStart =
-    R"({"kind":"header","format":"rockpoint-journal","version":2,)"
+    R"({"kind":"header","format":"rockpoint-journal","version":3,)"
     R"("encryption":{"cipher":"aes-256-gcm","store_id":")";
 
 JsonlOptions Encrypted(const std::string& path,
@@ -101,8 +102,19 @@ size_t FindLine(const std::string& journal, std::string_view kind,
   return 0;
 }
 
+// Line `number` of `journal` without its checksum member: the text a test
+// edits, then writes back with WithCheckedLine.
 std::string LineAt(const std::string& journal, size_t number) {
-  return SplitLines(journal).at(number - 1);
+  return Unwrap(jsonl::OpenCheckedLine(SplitLines(journal).at(number - 1)));
+}
+
+// `journal` with line `number` replaced by `line` with its checksum, so
+// that replay reads past the checksum to the sealed record.
+std::string WithCheckedLine(const std::string& journal, size_t number,
+                            const std::string& line) {
+  std::string checked = jsonl::WithLineChecksums(line + "\n");
+  checked.pop_back();
+  return WithLine(journal, number, checked);
 }
 
 // `line` with its sealed bytes replaced by what `change` makes of them.
@@ -161,7 +173,7 @@ TEST_CASE("jsonl encryption: the journal holds identifiers and sealed bytes") {
     size_t sealed = 0;
     for (size_t i = 1; i < lines.size(); ++i) {
       CAPTURE(lines[i]);
-      const Json json = Parse(lines[i]);
+      const Json json = Parse(LineAt(journal, i + 1));  // without "crc".
       const std::string kind = json["kind"];
       std::vector<std::string> members;
       for (const auto& [member, unused] : json.items()) {
@@ -298,21 +310,22 @@ TEST_CASE("jsonl encryption: a broken sealed line is Corruption naming it") {
     const std::string line =
         ChangeSealed(LineAt(journal, t_line),
                      [](std::string& bytes) { bytes[bytes.size() / 2] ^= 1; });
-    CheckCorrupt(path, WithLine(journal, t_line, line), t_line, t_name);
+    CheckCorrupt(path, WithCheckedLine(journal, t_line, line), t_line, t_name);
   }
   SUBCASE("sealed bytes swapped between two threads") {
     Json t = Parse(LineAt(journal, t_line));
     Json u = Parse(LineAt(journal, u_line));
     std::swap(t["sealed"], u["sealed"]);
-    const std::string swapped =
-        WithLine(WithLine(journal, t_line, t.dump()), u_line, u.dump());
+    const std::string swapped = WithCheckedLine(
+        WithCheckedLine(journal, t_line, t.dump()), u_line, u.dump());
     CheckCorrupt(path, swapped, std::min(t_line, u_line), "\"cp\"");
   }
   SUBCASE("whole lines swapped between two threads' identifiers") {
     // u's line renamed to t's place: the sealed bytes are u's.
     Json u = Parse(LineAt(journal, u_line));
     u["thread"] = "t";
-    CheckCorrupt(path, WithLine(journal, t_line, u.dump()), t_line, t_name);
+    CheckCorrupt(path, WithCheckedLine(journal, t_line, u.dump()), t_line,
+                 t_name);
   }
   SUBCASE("truncated sealed bytes") {
     for (const size_t keep : {size_t{5}, size_t{40}}) {
@@ -320,11 +333,12 @@ TEST_CASE("jsonl encryption: a broken sealed line is Corruption naming it") {
       const std::string line =
           ChangeSealed(LineAt(journal, t_line),
                        [&](std::string& bytes) { bytes.resize(keep); });
-      CheckCorrupt(path, WithLine(journal, t_line, line), t_line, t_name);
+      CheckCorrupt(path, WithCheckedLine(journal, t_line, line), t_line,
+                   t_name);
     }
     const std::string line = ChangeSealed(
         LineAt(journal, t_line), [](std::string& bytes) { bytes.pop_back(); });
-    CheckCorrupt(path, WithLine(journal, t_line, line), t_line, t_name);
+    CheckCorrupt(path, WithCheckedLine(journal, t_line, line), t_line, t_name);
   }
   SUBCASE("a plaintext record injected") {
     const std::string plain_path = dir.Sub("plain.jsonl");
@@ -332,13 +346,13 @@ TEST_CASE("jsonl encryption: a broken sealed line is Corruption naming it") {
     const std::string plain = ReadBytes(plain_path);
     const std::string line = LineAt(plain, FindLine(plain, "checkpoint", "t"));
     REQUIRE(Parse(line).contains("metadata"));
-    CheckCorrupt(path, WithLine(journal, t_line, line), t_line,
+    CheckCorrupt(path, WithCheckedLine(journal, t_line, line), t_line,
                  "a plaintext record in an encrypted journal");
   }
   SUBCASE("a content member added in the clear") {
     Json t = Parse(LineAt(journal, t_line));
     t["metadata"] = Json::object();
-    CheckCorrupt(path, WithLine(journal, t_line, t.dump()), t_line,
+    CheckCorrupt(path, WithCheckedLine(journal, t_line, t.dump()), t_line,
                  "in the clear");
   }
   SUBCASE("a record of another store with the same key") {
@@ -346,20 +360,22 @@ TEST_CASE("jsonl encryption: a broken sealed line is Corruption naming it") {
     MakeStore(Encrypted(other_path));
     const std::string other = ReadBytes(other_path);
     const std::string line = LineAt(other, FindLine(other, "checkpoint", "t"));
-    CheckCorrupt(path, WithLine(journal, t_line, line), t_line, t_name);
+    CheckCorrupt(path, WithCheckedLine(journal, t_line, line), t_line, t_name);
   }
   SUBCASE("a value and a write line too") {
     const size_t value_line = FindLine(journal, "value", "t");
     const size_t write_line = FindLine(journal, "write", "t");
     const auto flip = [](std::string& bytes) { bytes.back() ^= 0x80; };
-    CheckCorrupt(path,
-                 WithLine(journal, value_line,
-                          ChangeSealed(LineAt(journal, value_line), flip)),
-                 value_line, "value at (\"bl\", \"t\"");
-    CheckCorrupt(path,
-                 WithLine(journal, write_line,
-                          ChangeSealed(LineAt(journal, write_line), flip)),
-                 write_line, "write at (\"wr\", \"t\"");
+    CheckCorrupt(
+        path,
+        WithCheckedLine(journal, value_line,
+                        ChangeSealed(LineAt(journal, value_line), flip)),
+        value_line, "value at (\"bl\", \"t\"");
+    CheckCorrupt(
+        path,
+        WithCheckedLine(journal, write_line,
+                        ChangeSealed(LineAt(journal, write_line), flip)),
+        write_line, "write at (\"wr\", \"t\"");
   }
   SUBCASE("a changed store id in the header is a wrong key") {
     Json header = Parse(LineAt(journal, 1));
@@ -367,7 +383,7 @@ TEST_CASE("jsonl encryption: a broken sealed line is Corruption naming it") {
         header["encryption"]["store_id"].get<std::string>()));
     id[0] ^= 1;
     header["encryption"]["store_id"] = jsonl::Base64Encode(id);
-    WriteBytes(path, WithLine(journal, 1, header.dump()));
+    WriteBytes(path, WithCheckedLine(journal, 1, header.dump()));
     CheckInvalid(Encrypted(path), "wrong encryption key");
   }
 }
@@ -427,7 +443,7 @@ TEST_CASE("jsonl encryption: filters and copy_thread on an encrypted store") {
   const size_t t2_line = FindLine(journal, "checkpoint", "t2");
   Json moved = Parse(LineAt(journal, t2_line));
   moved["thread"] = "t";
-  CheckCorrupt(path, WithLine(journal, t2_line, moved.dump()), t2_line,
+  CheckCorrupt(path, WithCheckedLine(journal, t2_line, moved.dump()), t2_line,
                "\"cp\", \"t\"");
 }
 

@@ -130,8 +130,9 @@ TEST_CASE("jsonl payload: a line with no payload member or two is Corruption") {
        {std::string(""), std::string(R"(,"text":"a","b64":"YQ==")"),
         std::string(R"(,"text":1)"), std::string(R"(,"msgpack":{"$bad":1})")}) {
     CAPTURE(members);
-    WriteBytes(path, std::string(kHeaderLine) + "\n" + value_prefix + members +
-                         "}\n" + std::string(kCommitLine) + "\n");
+    // A version 1 journal: its lines carry no checksum.
+    WriteBytes(path, std::string(kHeaderLineV1) + "\n" + value_prefix +
+                         members + "}\n" + std::string(kCommitLineV1) + "\n");
     auto opened = JsonlCheckpointer::Open(Options(path));
     REQUIRE(!opened.ok());
     CHECK(opened.status().IsCorruption());
