@@ -71,6 +71,9 @@ void FillThreadOne(Checkpointer& store) {
               {{"messages", int64_t{2}}, {"count", int64_t{1}}},
               {{"messages", int64_t{2}}},
               Meta("loop", 0, "run-a")});
+  // "delta" is a delta channel: the writes of cp-02 and cp-03 make its
+  // versions 1 and 2, which store no value.
+  Writes(store, t, "", "cp-02", {{"delta", Msgpack(Value("d1"))}}, "task-d");
   Put(store,
       {t,
        "",
@@ -80,7 +83,9 @@ void FillThreadOne(Checkpointer& store) {
        {{"messages", int64_t{3}}, {"count", int64_t{2}}, {"delta", int64_t{1}}},
        {{"messages", int64_t{3}}, {"count", int64_t{2}}, {"delta", int64_t{1}}},
        Meta("loop", 1, "run-b")});
-  Writes(store, t, "", "cp-03", {{"x", Msgpack(Value("x-value"))}}, "task-0");
+  Writes(store, t, "", "cp-03",
+         {{"x", Msgpack(Value("x-value"))}, {"delta", Msgpack(Value("d2"))}},
+         "task-0");
   Put(store,
       {t,
        "",

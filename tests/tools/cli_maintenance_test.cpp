@@ -56,7 +56,7 @@ TEST_CASE("stats: counts, deduplication, column families, compression") {
   // by all three t2 checkpoints, js v2 by t2-02 and t2-03.
   CHECK(stats["values_deduplicated"] == 6);
   CHECK(stats["values_referenced"] == 20);
-  CHECK(stats["writes"] == 6);
+  CHECK(stats["writes"] == 8);
   CHECK(stats["disk_bytes"].get<uint64_t>() > 0);
   REQUIRE(stats["column_families"].size() == 5);
   CHECK(stats["column_families"][0]["column_family"] == "checkpoints");
@@ -84,7 +84,7 @@ TEST_CASE("verify: a sound store exits 0") {
   CHECK(report["sound"] == true);
   CHECK(report["checkpoints"] == 11);
   CHECK(report["blobs"] == 16);  // 14 values + 2 empty markers
-  CHECK(report["writes"] == 6);
+  CHECK(report["writes"] == 8);
   CHECK(report["errors"] == 0);
   CHECK(report["problems"].empty());
   RunResult quiet = RunOk({"verify", "--quiet", "--store", f.store});

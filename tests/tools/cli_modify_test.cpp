@@ -139,7 +139,7 @@ TEST_CASE("prune keeps the newest N per namespace; --delete removes all") {
   CHECK_FALSE(visible.contains("hidden"));
   CHECK(ParseJson(
             RunOk({"writes", "t1", "cp-03", "--json", "--store", f.store}).out)
-            .size() == 1);
+            .size() == 2);
 
   RunOk({"prune", "t2", "--delete", "--yes", "--store", f.store});
   Json threads = f.Threads();

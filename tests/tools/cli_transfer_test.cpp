@@ -29,7 +29,7 @@ TEST_CASE("export writes header, values, checkpoints, writes and trailer") {
             R"({"kind":"header","format":"rockpoint-export","version":1})"));
   CHECK(lines.back()["kind"] == "end");
   CHECK(lines.back()["checkpoints"] == 11);
-  CHECK(lines.back()["writes"] == 6);
+  CHECK(lines.back()["writes"] == 8);
   // Values are written once per (thread, ns, channel, version).
   int checkpoints = 0, values = 0;
   for (const Json& line : lines) {
