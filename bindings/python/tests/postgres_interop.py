@@ -226,9 +226,9 @@ def delta_graph(checkpointer: Any) -> Any:
 
 def payload_json(type_: str, data: bytes) -> dict[str, Any]:
     """A stored payload as `rockpoint --json` shows it decoded
-    (tools/cli/value_json.cpp): msgpack as its lossless JSON form (an
-    extension as {"$ext", "$data"}, bytes as {"$bytes"}), otherwise type and
-    base64."""
+    (tools/cli/value_json.cpp): msgpack as its lossless JSON form (bytes as
+    {"$bytes"}) with LangGraph's extensions in their readable forms
+    (tools/cli/readable_values.h), otherwise type and base64."""
     if type_ == "msgpack":
         try:
             value = ormsgpack.unpackb(data, ext_hook=_Ext)
@@ -251,9 +251,29 @@ class _Ext(NamedTuple):
     data: bytes
 
 
+def _readable_ext(ext: _Ext) -> Any:
+    """JsonPlusSerializer's extension as the CLI shows it: the data of codes
+    0-5 is (module, name, argument(s)[, method]), of code 7 the value."""
+    data = ormsgpack.unpackb(ext.data, ext_hook=_Ext)
+    if ext.tag == 7:
+        return _lossless(data)
+    module, name, argument = data[0], data[1], data[2]
+    if ext.tag in (0, 3):
+        if (module, name) == ("uuid", "UUID"):
+            return str(uuid.UUID(hex=argument))
+        return _lossless(argument)
+    if ext.tag == 1:
+        return {"module": module, "name": name, "args": _lossless(argument)}
+    assert ext.tag in (2, 4, 5), ext.tag
+    if module.startswith("langchain_core.messages"):
+        rest = {k: _lossless(v) for k, v in argument.items() if k != "type"}
+        return {"type": name, **rest}
+    return {"module": module, "name": name, "kwargs": _lossless(argument)}
+
+
 def _lossless(value: Any) -> Any:
     if isinstance(value, _Ext):
-        return {"$ext": value.tag, "$data": base64.b64encode(value.data).decode()}
+        return _readable_ext(value)
     if isinstance(value, bytes):
         return {"$bytes": base64.b64encode(value).decode()}
     if isinstance(value, list):
