@@ -1,19 +1,9 @@
 // PostgresCheckpointer::FindOrphanWrites: one anti-join of LangGraph's
 // checkpoint_writes against its checkpoints.
+#include "engine/orphan_writes_sql.h"
 #include "engine/postgres/postgres_impl.h"
 
 namespace rockpoint {
-namespace {
-
-constexpr const char* kSelectOrphanWrites =
-    "SELECT w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_path, "
-    "w.task_id, w.idx FROM checkpoint_writes w WHERE NOT EXISTS (SELECT 1 "
-    "FROM checkpoints c WHERE c.thread_id = w.thread_id AND c.checkpoint_ns "
-    "= w.checkpoint_ns AND c.checkpoint_id = w.checkpoint_id) ORDER BY "
-    "w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_path, w.task_id, "
-    "w.idx";
-
-}  // namespace
 
 Result<std::vector<WriteLocation>> PostgresCheckpointer::FindOrphanWrites() {
   RP_RETURN_IF_ERROR(impl_->CheckOpen());
@@ -21,7 +11,7 @@ Result<std::vector<WriteLocation>> PostgresCheckpointer::FindOrphanWrites() {
   RP_ASSIGN_OR_RETURN(
       pg::Rows rows,
       lease->RunOne(pg::Query{
-          &impl_->Stmt("rp_orphan_writes", kSelectOrphanWrites), "", {}}));
+          &impl_->Stmt("rp_orphan_writes", kSelectOrphanWritesSql), "", {}}));
   std::vector<WriteLocation> orphans;
   for (int i = 0; i < rows.size(); ++i) {
     orphans.push_back({rows.GetString(i, 0), rows.GetString(i, 1),

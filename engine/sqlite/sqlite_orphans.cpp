@@ -1,19 +1,9 @@
 // SqliteCheckpointer::FindOrphanWrites: one anti-join of checkpoint_writes
 // against checkpoints.
+#include "engine/orphan_writes_sql.h"
 #include "engine/sqlite/sqlite_impl.h"
 
 namespace rockpoint {
-namespace {
-
-constexpr const char* kSelectOrphanWrites =
-    "SELECT w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_path, "
-    "w.task_id, w.idx FROM checkpoint_writes w WHERE NOT EXISTS (SELECT 1 "
-    "FROM checkpoints c WHERE c.thread_id = w.thread_id AND c.checkpoint_ns "
-    "= w.checkpoint_ns AND c.checkpoint_id = w.checkpoint_id) ORDER BY "
-    "w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_path, w.task_id, "
-    "w.idx";
-
-}  // namespace
 
 Result<std::vector<WriteLocation>> SqliteCheckpointer::FindOrphanWrites() {
   base::MutexLock lock(&impl_->mu());
@@ -22,7 +12,7 @@ Result<std::vector<WriteLocation>> SqliteCheckpointer::FindOrphanWrites() {
   using sqlite_internal::Transaction;
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(impl_->db()));
   RP_ASSIGN_OR_RETURN(Statement select,
-                      impl_->db()->Prepare(kSelectOrphanWrites));
+                      impl_->db()->Prepare(kSelectOrphanWritesSql));
   std::vector<WriteLocation> orphans;
   while (true) {
     RP_ASSIGN_OR_RETURN(bool row, select.Step());
