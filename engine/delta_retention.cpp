@@ -61,6 +61,13 @@ std::vector<std::string> NeededBySurvivor(const std::string& survivor,
 
 }  // namespace
 
+WritePresence WritesIn(const WrittenChannels& written) {
+  return [&written](const std::string& id, const std::string& channel) {
+    const auto channels = written.find(id);
+    return channels != written.end() && channels->second.contains(channel);
+  };
+}
+
 std::set<std::string> DeltaNeededAncestors(
     const std::set<std::string>& survivors, const HeaderLookup& header_of,
     const ValuePresence& has_value, const WritePresence& has_write) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 
@@ -39,6 +40,12 @@ using ValuePresence = std::function<bool(const std::string& channel,
 // `channel`.
 using WritePresence =
     std::function<bool(const std::string& id, const std::string& channel)>;
+
+// The channels each checkpoint's pending writes write to, by checkpoint id:
+// what the SQL and RocksDB backends read for a WritePresence.
+using WrittenChannels = std::map<std::string, std::set<std::string>>;
+// The WritePresence of `written`. REQUIRES: `written` outlives it.
+WritePresence WritesIn(const WrittenChannels& written);
 
 // The ancestors the delta histories of `survivors` run through.
 std::set<std::string> DeltaNeededAncestors(

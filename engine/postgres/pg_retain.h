@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/delta_retention.h"
 #include "engine/postgres/postgres_impl.h"
 
 namespace rockpoint {
@@ -26,7 +27,7 @@ struct Namespace {
   std::set<ValueKey> values;
   // The channels each checkpoint's pending writes write to, by checkpoint
   // id.
-  std::map<std::string, std::set<std::string>> written;
+  WrittenChannels written;
 };
 // By checkpoint_ns.
 using ThreadNamespaces = std::map<std::string, Namespace>;

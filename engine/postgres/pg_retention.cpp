@@ -216,11 +216,7 @@ std::set<std::string> NeededAncestors(const Namespace& ns,
       [&](const std::string& channel, const ChannelVersion& version) {
         return ns.values.contains(ValueKey(channel, pg::VersionKey(version)));
       },
-      [&](const std::string& id, const std::string& channel) {
-        const auto channels = ns.written.find(id);
-        return channels != ns.written.end() &&
-               channels->second.contains(channel);
-      });
+      WritesIn(ns.written));
 }
 
 RetainedSplit SplitRetained(const Namespace& ns,

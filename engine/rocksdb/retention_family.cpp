@@ -15,11 +15,6 @@ bool Family::HasValue(const std::string& channel,
   return blob != blob_has_value.end() && blob->second;
 }
 
-bool Family::HasWrite(const std::string& id, const std::string& channel) const {
-  const auto written = written_channels.find(id);
-  return written != written_channels.end() && written->second.contains(channel);
-}
-
 std::vector<std::string> Family::VisibleNewestFirst() const {
   std::vector<std::string> ids;
   for (auto it = records.rbegin(); it != records.rend(); ++it) {
@@ -106,9 +101,7 @@ std::set<std::string> NeededBy(const Family& family,
       [&](const std::string& channel, const serde::ChannelVersion& version) {
         return family.HasValue(channel, version);
       },
-      [&](const std::string& id, const std::string& channel) {
-        return family.HasWrite(id, channel);
-      });
+      WritesIn(family.written_channels));
 }
 
 Status AddRetention(RocksDbCheckpointer::Impl& impl,

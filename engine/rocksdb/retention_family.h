@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/delta_retention.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 
 namespace rockpoint {
@@ -27,7 +28,7 @@ struct Family {
   std::map<std::string, bool> blob_has_value;
   // The channels each checkpoint's pending writes write to, by checkpoint
   // id (writes of checkpoints that have no record included).
-  std::map<std::string, std::set<std::string>> written_channels;
+  WrittenChannels written_channels;
   // Stored bytes (key and value) of each record, by checkpoint id, and of
   // each blob, by encoded key.
   std::map<std::string, size_t> record_bytes;
@@ -36,8 +37,6 @@ struct Family {
   // True if the blob (channel, version) exists and is not "empty".
   bool HasValue(const std::string& channel,
                 const serde::ChannelVersion& version) const;
-  // True if checkpoint `id` holds a pending write to `channel`.
-  bool HasWrite(const std::string& id, const std::string& channel) const;
   // Ids of the visible records, newest first.
   std::vector<std::string> VisibleNewestFirst() const;
 };

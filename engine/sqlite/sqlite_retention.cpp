@@ -88,10 +88,7 @@ Result<std::map<BlobKey, bool>> ReadBlobEmptiness(
   return blob_empty;
 }
 
-// The channels each checkpoint's pending writes of (thread, ns) write to,
-// by checkpoint id.
-using WrittenChannels = std::map<std::string, std::set<std::string>>;
-
+// The channels each checkpoint's pending writes of (thread, ns) write to.
 Result<WrittenChannels> ReadWrittenChannels(Database* db,
                                             std::string_view thread_id,
                                             std::string_view checkpoint_ns) {
@@ -135,10 +132,7 @@ std::set<std::string> NeededAncestors(const std::map<std::string, Node>& nodes,
       [&](const std::string& channel, const ChannelVersion& version) {
         return HasValue(blob_empty, channel, version);
       },
-      [&](const std::string& id, const std::string& channel) {
-        const auto channels = written.find(id);
-        return channels != written.end() && channels->second.contains(channel);
-      });
+      WritesIn(written));
 }
 
 Status HideCheckpointRow(Database* db, std::string_view thread_id,
