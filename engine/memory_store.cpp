@@ -37,31 +37,32 @@ std::vector<PendingWrite> PendingWritesOf(const Namespace& ns,
   return out;
 }
 
-// The headers of `ns`'s checkpoints as the shared retention rule reads
-// them, by checkpoint id.
-std::map<std::string, serde::CheckpointHeader> HeadersOf(const Namespace& ns) {
-  std::map<std::string, serde::CheckpointHeader> headers;
-  for (const auto& [id, cp] : ns.checkpoints) {
-    serde::CheckpointHeader& header = headers[id];
-    header.parent_id = cp.parent_id;
-    header.channel_versions = cp.checkpoint.channel_versions;
-    header.stored_channels.assign(cp.stored_channels.begin(),
-                                  cp.stored_channels.end());
-    header.hidden = cp.hidden;
-  }
-  return headers;
+// `cp`'s header as the shared retention rule reads it.
+serde::CheckpointHeader HeaderOf(const StoredCheckpoint& cp) {
+  serde::CheckpointHeader header;
+  header.parent_id = cp.parent_id;
+  header.channel_versions = cp.checkpoint.channel_versions;
+  header.stored_channels.assign(cp.stored_channels.begin(),
+                                cp.stored_channels.end());
+  header.hidden = cp.hidden;
+  return header;
 }
 
 // The checkpoints of `ns` that the delta histories of `visible` need
-// (engine/delta_retention.h).
+// (engine/delta_retention.h). Headers are made for the checkpoints the walk
+// visits only, once each.
 std::set<std::string> NeededAncestors(const Namespace& ns,
                                       const std::set<std::string>& visible) {
-  const std::map<std::string, serde::CheckpointHeader> headers = HeadersOf(ns);
+  std::map<std::string, serde::CheckpointHeader> headers;
   return DeltaNeededAncestors(
       visible,
       [&](const std::string& id) -> const serde::CheckpointHeader* {
-        const auto header = headers.find(id);
-        return header == headers.end() ? nullptr : &header->second;
+        if (const auto made = headers.find(id); made != headers.end()) {
+          return &made->second;
+        }
+        const auto cp = ns.checkpoints.find(id);
+        if (cp == ns.checkpoints.end()) return nullptr;
+        return &headers.emplace(id, HeaderOf(cp->second)).first->second;
       },
       [&](const std::string& channel, const ChannelVersion& version) {
         return ReadValue(ns, channel, version).has_value();
