@@ -104,7 +104,7 @@ std::string HeaderLineOfVersion(const StoredEncryption& stored,
   json["version"] = version;
   if (stored.encrypted()) json["encryption"] = EncryptionToJson(stored);
   const std::string line = json.dump() + "\n";
-  return version >= kJournalFormatVersion ? WithLineChecksums(line) : line;
+  return HasLineChecksums(version) ? WithLineChecksums(line) : line;
 }
 
 void AppendPutLines(const memory::PutRecord& record, std::string* out) {

@@ -30,6 +30,11 @@ inline constexpr int64_t kJournalFormatVersion = 3;
 // line checksums (1), and its encrypted form (2).
 inline constexpr int64_t kPlainJournalFormatVersion = 1;
 inline constexpr int64_t kEncryptedJournalFormatVersion = 2;
+// Whether every line of a journal of `version` ends with its checksum
+// member (line_checksum.h).
+inline bool HasLineChecksums(int64_t version) {
+  return version >= kJournalFormatVersion;
+}
 // The commit line as the writers produce it, before a version 3 journal's
 // checksum member is added (WithLineChecksums); a version 1 or 2 journal
 // holds exactly these bytes.
@@ -117,7 +122,7 @@ struct JournalHead {
   bool has_committed_lines = false;  // a commit line follows the header.
   int64_t version = 0;               // header.version, once there is one.
   // Every line ends with its checksum member (version 3).
-  bool line_checksums() const { return version >= kJournalFormatVersion; }
+  bool line_checksums() const { return HasLineChecksums(version); }
 };
 // InvalidArgument as Replay for a file that is not a journal of this build.
 Result<JournalHead> ReadHead(std::string_view content, const std::string& path);

@@ -167,7 +167,7 @@ Status CheckHeaderVersion(int64_t version, bool checked, bool encrypted,
         " is not supported by this build (supports 1 to " +
         std::to_string(kJournalFormatVersion) + ")");
   }
-  if (checked != (version == kJournalFormatVersion)) {
+  if (checked != HasLineChecksums(version)) {
     return HeaderCorruption(
         path, checked ? "a header of version " + std::to_string(version) +
                             " with a checksum member"
@@ -382,7 +382,7 @@ Result<ReplayResult> Replay(std::string_view content, const std::string& path,
   RP_ASSIGN_OR_RETURN(const Header header,
                       ReadHeader(content.substr(0, header_end), path));
   const StoredEncryption& stored = header.encryption;
-  const bool line_checksums = header.version >= kJournalFormatVersion;
+  const bool line_checksums = HasLineChecksums(header.version);
   if (stored.encrypted() && cipher == nullptr) {
     return Status::InvalidArgument(path +
                                    " is an encrypted journal: give its key");

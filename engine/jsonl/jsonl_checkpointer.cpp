@@ -81,7 +81,7 @@ class JsonlCheckpointer::Impl {
     if (lines.empty()) return Status::OK();
     const uint64_t added = std::count(lines.begin(), lines.end(), '\n');
     lines.append(jsonl::kCommitLine);
-    if (version_ >= jsonl::kJournalFormatVersion) {
+    if (jsonl::HasLineChecksums(version_)) {
       lines = jsonl::WithLineChecksums(lines);
     }
     Status status = file_->Append(lines);
