@@ -14,6 +14,14 @@ namespace {
 
 using namespace layout_test;  // NOLINT: test helpers
 
+// `status` is Corruption whose message names `key` (as keys::Describe
+// renders it).
+void CheckCorruptionNames(const Status& status, const std::string& key) {
+  INFO(status.ToString());
+  CHECK(status.IsCorruption());
+  CHECK(status.message().find(key) != std::string::npos);
+}
+
 TEST_CASE("rocksdb layout: a corrupted record is Corruption naming its key") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
@@ -36,32 +44,27 @@ TEST_CASE("rocksdb layout: a corrupted record is Corruption naming its key") {
                 .ok());
     return keys::Describe(keys::Encode(key));
   };
-  const auto names = [](const Status& status, const std::string& key) {
-    INFO(status.ToString());
-    CHECK(status.IsCorruption());
-    CHECK(status.message().find(key) != std::string::npos);
-  };
 
   SUBCASE("checkpoint record") {
     const std::string key =
         corrupt(impl->checkpoints, T({S("cp"), S("t"), S(""), CpId(2)}));
     CHECK(key == "(\"cp\", \"t\", \"\", \"cp0002\")");
-    names(store->GetTuple(Cfg("t", CpId(2))).status(), key);
-    names(store->GetTuple(Cfg("t")).status(), key);
+    CheckCorruptionNames(store->GetTuple(Cfg("t", CpId(2))).status(), key);
+    CheckCorruptionNames(store->GetTuple(Cfg("t")).status(), key);
     for (const ListOptions& options :
          {ListOf(std::nullopt), ListOf(Cfg("t")),
           ListOf(Cfg("t", std::nullopt, std::nullopt))}) {
       auto cursor = Unwrap(store->List(options));
-      names(cursor->Next().status(), key);
+      CheckCorruptionNames(cursor->Next().status(), key);
       // After an error the cursor is at its end.
       auto after = cursor->Next();
       REQUIRE(after.ok());
       CHECK_FALSE(after->has_value());
     }
-    names(store->ListThreads({}).status(), key);
-    names(store->GetDeltaChannelHistory(Cfg("t", CpId(2)), {"a"}).status(),
-          key);
-    names(store->Prune({"t"}, PruneStrategy::kKeepLatest), key);
+    CheckCorruptionNames(store->ListThreads({}).status(), key);
+    CheckCorruptionNames(
+        store->GetDeltaChannelHistory(Cfg("t", CpId(2)), {"a"}).status(), key);
+    CheckCorruptionNames(store->Prune({"t"}, PruneStrategy::kKeepLatest), key);
     // The intact checkpoint still reads; the thread can still be deleted.
     CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(1))).checkpoint) == "a=1");
     RP_REQUIRE_OK(store->DeleteThread("t"));
@@ -70,17 +73,17 @@ TEST_CASE("rocksdb layout: a corrupted record is Corruption naming its key") {
   SUBCASE("blob record") {
     const std::string key =
         corrupt(impl->blobs, T({S("bl"), S("t"), S(""), S("a"), int64_t{1}}));
-    names(store->GetTuple(Cfg("t", CpId(1))).status(), key);
-    names(store->GetDeltaChannelHistory(Cfg("t", CpId(2)), {"a"}).status(),
-          key);
+    CheckCorruptionNames(store->GetTuple(Cfg("t", CpId(1))).status(), key);
+    CheckCorruptionNames(
+        store->GetDeltaChannelHistory(Cfg("t", CpId(2)), {"a"}).status(), key);
   }
   SUBCASE("write record") {
     const std::string key = corrupt(
         impl->writes,
         T({S("wr"), S("t"), S(""), CpId(1), S(""), S("k"), int64_t{0}}));
-    names(store->GetTuple(Cfg("t", CpId(1))).status(), key);
-    names(store->GetDeltaChannelHistory(Cfg("t", CpId(2)), {"a"}).status(),
-          key);
+    CheckCorruptionNames(store->GetTuple(Cfg("t", CpId(1))).status(), key);
+    CheckCorruptionNames(
+        store->GetDeltaChannelHistory(Cfg("t", CpId(2)), {"a"}).status(), key);
   }
 }
 
@@ -208,15 +211,14 @@ TEST_CASE(
   const std::string key =
       keys::Encode(T({S("bl"), S("t"), S(""), S("a"), int64_t{1}}));
   REQUIRE(impl->db->Delete(rocksdb::WriteOptions(), impl->blobs, key).ok());
-  const auto names = [&](const Status& status) {
-    INFO(status.ToString());
-    CHECK(status.IsCorruption());
-    CHECK(status.message().find(keys::Describe(key)) != std::string::npos);
-  };
-  names(store->GetTuple(Cfg("t", CpId(1))).status());
-  names(store->GetTuple(Cfg("t", CpId(2))).status());  // inherited
-  names(Unwrap(store->List(ListOf(Cfg("t", CpId(1)))))->Next().status());
-  names(store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"a"}).status());
+  const std::string named = keys::Describe(key);
+  CheckCorruptionNames(store->GetTuple(Cfg("t", CpId(1))).status(), named);
+  CheckCorruptionNames(store->GetTuple(Cfg("t", CpId(2))).status(),
+                       named);  // inherited
+  CheckCorruptionNames(
+      Unwrap(store->List(ListOf(Cfg("t", CpId(1)))))->Next().status(), named);
+  CheckCorruptionNames(
+      store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"a"}).status(), named);
   CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(3))).checkpoint).empty());
   CHECK(ValuesOf(MustGet(*store, Cfg("u")).checkpoint).empty());
 
@@ -261,20 +263,16 @@ TEST_CASE(
         impl->db->Delete(rocksdb::WriteOptions(), impl->index, hidden).ok());
     REQUIRE(
         impl->db->Put(rocksdb::WriteOptions(), impl->index, damaged, "").ok());
-    Status status = store->ListThreads({}).status();
-    INFO(status.ToString());
-    CHECK(status.IsCorruption());
-    CHECK(status.message().find(keys::Describe(damaged)) != std::string::npos);
+    CheckCorruptionNames(store->ListThreads({}).status(),
+                         keys::Describe(damaged));
   }
   SUBCASE("an extra entry") {
     const std::string extra =
         keys::Encode(T({S("hd"), S("t"), S(""), S("cp0000")}));
     REQUIRE(
         impl->db->Put(rocksdb::WriteOptions(), impl->index, extra, "").ok());
-    Status status = store->ListThreads({}).status();
-    INFO(status.ToString());
-    CHECK(status.IsCorruption());
-    CHECK(status.message().find(keys::Describe(extra)) != std::string::npos);
+    CheckCorruptionNames(store->ListThreads({}).status(),
+                         keys::Describe(extra));
   }
 }
 
