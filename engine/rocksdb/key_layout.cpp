@@ -1,5 +1,6 @@
 #include "engine/rocksdb/key_layout.h"
 
+#include <charconv>
 #include <variant>
 
 #include "engine/record_names.h"
@@ -117,6 +118,10 @@ std::string HiddenKey(std::string_view thread, std::string_view ns,
   return writer.Release();
 }
 
+std::string HiddenCountKey(std::string_view thread, std::string_view ns) {
+  return NamespacePrefix(kHiddenCountTag, thread, ns);
+}
+
 std::string MetaKey(std::string_view name) { return Tagged(name).Release(); }
 
 namespace {
@@ -192,13 +197,41 @@ Result<WriteTaskParts> ParseWriteKeyTask(std::string_view key,
   return parts;
 }
 
-Result<ThreadKeyParts> ParseThreadKey(std::string_view key) {
+namespace {
+
+Result<ThreadKeyParts> ParseTwoIds(std::string_view key, std::string_view tag) {
   TupleReader reader(key);
-  RP_RETURN_IF_ERROR(ExpectTag(reader, kThreadTag, key));
+  RP_RETURN_IF_ERROR(ExpectTag(reader, tag, key));
   ThreadKeyParts parts;
   RP_RETURN_IF_ERROR(ReadStrings(reader, key, {&parts.thread, &parts.ns}));
   RP_RETURN_IF_ERROR(ExpectEnd(reader, key));
   return parts;
+}
+
+}  // namespace
+
+Result<ThreadKeyParts> ParseThreadKey(std::string_view key) {
+  return ParseTwoIds(key, kThreadTag);
+}
+
+Result<ThreadKeyParts> ParseHiddenCountKey(std::string_view key) {
+  return ParseTwoIds(key, kHiddenCountTag);
+}
+
+std::string EncodeHiddenCount(uint64_t count) { return std::to_string(count); }
+
+Result<uint64_t> DecodeHiddenCount(std::string_view key,
+                                   std::string_view value) {
+  uint64_t count = 0;
+  const char* end = value.data() + value.size();
+  const auto [stop, error] = std::from_chars(value.data(), end, count);
+  const bool canonical = !value.empty() && value[0] != '0';
+  if (error != std::errc() || stop != end || !canonical) {
+    return Status::Corruption("hidden count at " + keys::Describe(key) +
+                              " is not a decimal number >= 1 (" +
+                              std::to_string(value.size()) + " bytes)");
+  }
+  return count;
 }
 
 Result<RunKeyParts> ParseRunKey(std::string_view key) {

@@ -31,10 +31,11 @@ inline constexpr std::string_view kThreadTag = "th";
 inline constexpr std::string_view kRunTag = "run";
 inline constexpr std::string_view kTimestampTag = "ts";
 inline constexpr std::string_view kHiddenTag = "hd";
+inline constexpr std::string_view kHiddenCountTag = "hc";
 // Every tag above, in the order of engine/rocksdb/FORMAT.md's tag table.
-inline constexpr std::array<std::string_view, 7> kAllTags = {
-    kCheckpointTag, kBlobTag,      kWriteTag, kThreadTag,
-    kRunTag,        kTimestampTag, kHiddenTag};
+inline constexpr std::array<std::string_view, 8> kAllTags = {
+    kCheckpointTag, kBlobTag,      kWriteTag,  kThreadTag,
+    kRunTag,        kTimestampTag, kHiddenTag, kHiddenCountTag};
 
 // ("tag") and ("tag", thread): every key of one kind, of one thread.
 std::string TagPrefix(std::string_view tag);
@@ -62,6 +63,9 @@ std::string TimestampKey(std::string_view checkpoint_id,
                          std::string_view thread, std::string_view ns);
 std::string HiddenKey(std::string_view thread, std::string_view ns,
                       std::string_view checkpoint_id);
+// ("hc", thread, ns): the number of hd entries of the namespace, present
+// when it is not 0.
+std::string HiddenCountKey(std::string_view thread, std::string_view ns);
 std::string MetaKey(std::string_view name);
 // The names of the meta column family's entries (MetaKey(name)).
 inline constexpr std::string_view kFormatVersionMeta = "format_version";
@@ -107,8 +111,16 @@ Result<WriteKeyParts> ParseWriteKey(std::string_view key);
 Result<ThreadKeyParts> ParseThreadKey(std::string_view key);
 Result<RunKeyParts> ParseRunKey(std::string_view key);
 Result<TimestampKeyParts> ParseTimestampKey(std::string_view key);
-// Hidden keys have the shape of checkpoint keys.
+// Hidden keys have the shape of checkpoint keys, hidden-count keys that of
+// thread keys.
 Result<CheckpointKeyParts> ParseHiddenKey(std::string_view key);
+Result<ThreadKeyParts> ParseHiddenCountKey(std::string_view key);
+
+// The value of a hidden-count entry: the count in decimal ASCII. Decode
+// returns Corruption naming `key` for anything but a decimal number >= 1.
+std::string EncodeHiddenCount(uint64_t count);
+Result<uint64_t> DecodeHiddenCount(std::string_view key,
+                                   std::string_view value);
 
 // The byte length of the first `count` elements of an encoded tuple, or
 // nullopt if `key` holds fewer whole elements. No allocation; used by the

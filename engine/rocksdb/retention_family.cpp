@@ -1,6 +1,7 @@
 #include "engine/rocksdb/retention_family.h"
 
 #include "engine/delta_retention.h"
+#include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "serde/record_views.h"
 
@@ -122,12 +123,14 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
   const std::string& ns = family.ns;
   std::set<std::string> referenced_blobs;
   bool any_remaining = false;
+  uint64_t hidden_after = 0;
   for (const auto& [id, record] : family.records) {
     const bool survives = survivors.contains(id);
     const bool keep = survives || needed.contains(id);
     const auto run_id = IndexedRunId(record.metadata);
     if (keep) {
       any_remaining = true;
+      if (record.header.hidden || !survives) ++hidden_after;
       for (const auto& [channel, version] : record.header.channel_versions) {
         referenced_blobs.insert(layout::BlobKey(thread, ns, channel, version));
       }
@@ -179,6 +182,9 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
     bytes += family.blob_bytes.at(key);
   }
   if (deleted_bytes) *deleted_bytes += bytes;
+  // The family holds every record of the namespace: the count is set, not
+  // adjusted.
+  SetHiddenCount(impl, batch, thread, ns, hidden_after);
   if (!any_remaining) {
     batch.Delete(impl.index, layout::ThreadKey(thread, ns));
   }

@@ -50,7 +50,8 @@ Status RocksDbCheckpointer::Impl::AddDeleteThread(
   RP_RETURN_IF_ERROR(delete_prefix(blobs, layout::kBlobTag));
   RP_RETURN_IF_ERROR(delete_prefix(writes, layout::kWriteTag));
   RP_RETURN_IF_ERROR(delete_prefix(index, layout::kThreadTag));
-  return delete_prefix(index, layout::kHiddenTag);
+  RP_RETURN_IF_ERROR(delete_prefix(index, layout::kHiddenTag));
+  return delete_prefix(index, layout::kHiddenCountTag);
 }
 
 Status RocksDbCheckpointer::Impl::DeleteThread(std::string_view thread_id) {

@@ -62,8 +62,7 @@ Status SetUpEncryption(Impl& impl, int64_t format_version) {
                       ReadMeta(impl, rocksdb_layout::kStoreIdMeta));
   RP_ASSIGN_OR_RETURN(stored.key_check,
                       ReadMeta(impl, rocksdb_layout::kKeyCheckMeta));
-  const bool encrypted_format =
-      format_version == RocksDbCheckpointer::kEncryptedFormatVersion;
+  const bool encrypted_format = IsEncryptedFormat(format_version);
   if (encrypted_format != stored.encrypted() ||
       (stored.encrypted() && stored.store_id.size() != kStoreIdBytes)) {
     return Status::Corruption(

@@ -1,6 +1,8 @@
 // hide_checkpoint: one WriteBatch that rewrites the record with
 // header.hidden set, removes its ts and run index entries and adds its hd
-// entry, the state a prune leaves a checkpoint it keeps for a delta history.
+// entry (and its namespace's hidden count), the state a prune leaves a
+// checkpoint it keeps for a delta history.
+#include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/validation.h"
@@ -23,6 +25,9 @@ Status RocksDbCheckpointer::Impl::HideCheckpoint(
                       ReadRecord(rocksdb::ReadOptions(), thread, ns, id));
   if (!record) return CheckpointToHideNotFound(config);
   if (record->header.hidden) return Status::OK();
+  RP_ASSIGN_OR_RETURN(
+      const uint64_t hidden_count,
+      ReadHiddenCount(*this, rocksdb::ReadOptions(), thread, ns));
   record->header.hidden = true;
   const std::string key = layout::CheckpointKey(thread, ns, id);
   RP_ASSIGN_OR_RETURN(const std::string stored,
@@ -30,6 +35,7 @@ Status RocksDbCheckpointer::Impl::HideCheckpoint(
   rocksdb::WriteBatch batch;
   batch.Put(checkpoints, key, stored);
   batch.Put(index, layout::HiddenKey(thread, ns, id), "");
+  SetHiddenCount(*this, batch, thread, ns, hidden_count + 1);
   batch.Delete(index, layout::TimestampKey(id, thread, ns));
   if (auto run_id = IndexedRunId(record->metadata)) {
     batch.Delete(index, layout::RunKey(*run_id, thread, ns, id));

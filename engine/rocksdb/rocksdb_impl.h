@@ -49,11 +49,22 @@ class RocksDbOpener {
       const RocksDbOptions& options, rocksdb::Env* env);
 };
 
+// Store format versions (engine/rocksdb/FORMAT.md "Format version and
+// Open"): 3 and 5 are encrypted stores; 4 and 5 keep hidden counts
+// (hidden_counts.h).
+constexpr bool IsEncryptedFormat(int64_t version) {
+  return version == 3 ||
+         version == RocksDbCheckpointer::kEncryptedFormatVersion;
+}
+constexpr bool KeepsHiddenCounts(int64_t version) {
+  return version >= RocksDbCheckpointer::kFormatVersion;
+}
+
 // Sets impl.cipher from impl.options.encryption and what the store's `meta`
 // keeps (engine/rocksdb/FORMAT.md "Encryption"): writes the store id, key
-// check and format version 3 into a new encrypted store; InvalidArgument
-// for a missing or wrong key, or a key given for a plaintext store with
-// data. `format_version` is the store's, as Open found or wrote it.
+// check and the encrypted format version into a new encrypted store;
+// InvalidArgument for a missing or wrong key, or a key given for a plaintext
+// store with data. `format_version` is the store's, as Open found or wrote it.
 Status SetUpEncryption(RocksDbCheckpointer::Impl& impl, int64_t format_version);
 
 // The one translation of a RocksDB status. `context` says what was being
@@ -136,6 +147,10 @@ class RocksDbCheckpointer::Impl {
   // The cipher of an encrypted store (docs/ENCRYPTION.md), null for a
   // plaintext one.
   std::unique_ptr<RecordCipher> cipher;
+  // Whether the store's format keeps hidden counts (hidden_counts.h): false
+  // only for an older store opened read-only, whose reads skip the
+  // cross-check of hd entries against the counts.
+  bool hidden_counts = true;
 
   // Syncs the WAL (unless read-only), releases the column family handles
   // and closes the DB (releasing the lock); `db` is null afterwards. Busy,

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "engine/durable_file.h"
+#include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
@@ -31,6 +32,28 @@ Result<std::optional<std::string>> FamilyWithData(
     if (it->Valid()) return std::optional<std::string>(family->GetName());
   }
   return std::optional<std::string>();
+}
+
+// Upgrades a store of format 1, 2 or 3 opened read-write, in one atomic
+// write: adds the hidden count of every namespace with hidden checkpoints
+// and stamps 4 (5 if encrypted), which older builds refuse at Open, so they
+// never change hidden checkpoints without the counts. Format 1 records
+// (without checksums) still read; this build writes records with them.
+Result<int64_t> UpgradeFormat(RocksDbCheckpointer::Impl& impl,
+                              int64_t version) {
+  const int64_t upgraded = IsEncryptedFormat(version)
+                               ? RocksDbCheckpointer::kEncryptedFormatVersion
+                               : RocksDbCheckpointer::kFormatVersion;
+  rocksdb::WriteBatch batch;
+  RP_RETURN_IF_ERROR(AddEveryHiddenCount(impl, rocksdb::ReadOptions(), batch));
+  batch.Put(impl.meta,
+            rocksdb_layout::MetaKey(rocksdb_layout::kFormatVersionMeta),
+            std::to_string(upgraded));
+  rocksdb::WriteOptions write;
+  write.sync = impl.options.sync_writes;
+  RP_RETURN_IF_ERROR(
+      ToStatus(impl.db->Write(write, &batch), "upgrade format version"));
+  return upgraded;
 }
 
 // Reads the format version in `meta`, writes it (and created_by) into a
@@ -91,21 +114,8 @@ Result<int64_t> CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
                               ", not a version any build wrote (" +
                               impl.options.path + ")");
   }
-  if (version < RocksDbCheckpointer::kFormatVersion &&
-      !impl.options.read_only) {
-    // Format 1 to 2: the records this build writes carry checksums (record
-    // format 02), which a format 1 build cannot read; stamping 2 before the
-    // first one is written makes such a build refuse the store at Open
-    // rather than fail on a record later. Format 1 records still read.
-    rocksdb::WriteOptions write;
-    write.sync = impl.options.sync_writes;
-    RP_RETURN_IF_ERROR(ToStatus(
-        impl.db->Put(write, impl.meta, key,
-                     std::to_string(RocksDbCheckpointer::kFormatVersion)),
-        "upgrade format version"));
-    return RocksDbCheckpointer::kFormatVersion;
-  }
-  return version;
+  if (KeepsHiddenCounts(version) || impl.options.read_only) return version;
+  return UpgradeFormat(impl, version);
 }
 
 // Creates the store directory `path` if it is missing, and makes its entry
@@ -190,6 +200,7 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
   impl->index = impl->handles[4];
   impl->meta = impl->handles[5];
   RP_ASSIGN_OR_RETURN(const int64_t version, CheckFormatVersion(*impl));
+  impl->hidden_counts = KeepsHiddenCounts(version);
   RP_RETURN_IF_ERROR(SetUpEncryption(*impl, version));
   // The cipher holds the key now; the options keep no copy of it.
   if (impl->options.encryption) WipeSecret(impl->options.encryption->key);

@@ -3,6 +3,7 @@
 // of an overwritten id (index clean-up), runs under the thread's stripe
 // lock together with the write. PutWrites reads which regular writes exist
 // (first wins; an existing one adds nothing to the batch) under the lock.
+#include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/validation.h"
@@ -112,6 +113,13 @@ Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
       }
       if (old->header.hidden) {
         batch.Delete(index, layout::HiddenKey(thread, ns, id));
+        // A count already 0 is damage that list_threads and verify report.
+        RP_ASSIGN_OR_RETURN(
+            const uint64_t hidden_count,
+            ReadHiddenCount(*this, rocksdb::ReadOptions(), thread, ns));
+        if (hidden_count > 0) {
+          SetHiddenCount(*this, batch, thread, ns, hidden_count - 1);
+        }
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/retention_family.h"
 #include "engine/rocksdb/rocksdb_impl.h"
@@ -130,18 +131,20 @@ void AddRecordCopy(const Impl& impl, std::string_view target,
 
 // Records: copied byte for byte (they do not name their thread; an
 // encrypted store re-seals them under the target's keys), with the target's
-// index entries.
+// index entries and hidden counts.
 Status CopyRecords(const Impl& impl, const rocksdb::ReadOptions& read,
                    std::string_view source, std::string_view target,
                    rocksdb::WriteBatch& batch) {
   PrefixScan records =
       impl.Scan(impl.checkpoints, read,
                 layout::ThreadPrefix(layout::kCheckpointTag, source));
+  std::map<std::string, uint64_t> hidden_counts;  // by namespace
   for (PrefixScan::Entry entry : records) {
     const std::string_view key = entry.key();
     const std::string_view value = entry.value();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
     RP_ASSIGN_OR_RETURN(auto record, impl.DecodeRecordAt(key, value));
+    if (record.header.hidden) ++hidden_counts[parts.ns];
     const std::string copy_key =
         layout::WithThread(key, layout::kCheckpointTag, source, target);
     RP_ASSIGN_OR_RETURN(
@@ -149,6 +152,9 @@ Status CopyRecords(const Impl& impl, const rocksdb::ReadOptions& read,
         impl.Resealed(key, copy_key, value, "checkpoint record"));
     AddRecordCopy(impl, target, parts.ns, parts.checkpoint_id, copy_key, copy,
                   record, batch);
+  }
+  for (const auto& [ns, count] : hidden_counts) {
+    SetHiddenCount(impl, batch, target, ns, count);
   }
   return records.status("copy_thread");
 }

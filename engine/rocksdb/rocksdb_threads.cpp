@@ -1,10 +1,12 @@
 // list_threads: the ("th", thread, ns) index in thread order, paged; per
 // namespace the visible checkpoint count (cp keys minus hd keys: key-only
-// scans, no record decoded, each hd key checked against the cp keys) and
-// the latest visible checkpoint (one reverse seek, one record decoded).
+// scans, no record decoded, the hd keys checked against the cp keys and
+// against the namespace's hidden count) and the latest visible checkpoint
+// (one reverse seek, one record decoded).
 #include <string>
 #include <vector>
 
+#include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "keys/tuple.h"
@@ -33,10 +35,26 @@ Result<std::vector<std::string>> HiddenIds(const Impl& impl,
   return ids;
 }
 
+// Corruption unless (thread, ns) has as many hidden-index entries as its
+// hidden count says: an entry whose damaged key left the namespace.
+Status CheckHiddenCount(const Impl& impl, const rocksdb::ReadOptions& read,
+                        std::string_view thread, std::string_view ns,
+                        size_t entries) {
+  if (!impl.hidden_counts) return Status::OK();
+  RP_ASSIGN_OR_RETURN(const uint64_t count,
+                      ReadHiddenCount(impl, read, thread, ns));
+  if (count == entries) return Status::OK();
+  return Status::Corruption(
+      "hidden count " + keys::Describe(layout::HiddenCountKey(thread, ns)) +
+      " says " + std::to_string(count) + " hidden checkpoints, the index has " +
+      std::to_string(entries) +
+      " (a damaged index; rockpoint verify reports every such namespace)");
+}
+
 // The number of visible checkpoints of (thread, ns): checkpoint keys minus
 // hidden-index entries, from key-only scans. Cross-checks the two on the
-// way (one merge of sorted keys): Corruption when a hidden entry names no
-// checkpoint of the namespace, a damaged index key that would otherwise
+// way (one merge of sorted keys), and the entries with the namespace's
+// hidden count: Corruption for a damaged index key that would otherwise
 // count a hidden checkpoint as visible.
 Result<uint64_t> CountVisible(const Impl& impl,
                               const rocksdb::ReadOptions& read,
@@ -64,6 +82,7 @@ Result<uint64_t> CountVisible(const Impl& impl,
         " names no checkpoint record (a damaged index; rockpoint verify "
         "reports every such entry)");
   }
+  RP_RETURN_IF_ERROR(CheckHiddenCount(impl, read, thread, ns, hidden.size()));
   return records - hidden.size();
 }
 

@@ -38,6 +38,8 @@ struct IndexEntries {
   std::set<CheckpointId> hidden;
   std::map<CheckpointId, std::set<std::string>> runs;
   std::set<NamespaceId> threads;
+  // The hidden counts (hc entries) that decode.
+  std::map<NamespaceId, uint64_t> hidden_counts;
 };
 
 class Verifier {
@@ -52,6 +54,7 @@ class Verifier {
     RP_RETURN_IF_ERROR(ScanIndex());
     RP_RETURN_IF_ERROR(CheckMeta());
     CheckRecordsAgainstIndex();
+    CheckHiddenCounts();
     CheckParents();
     return std::move(report_);
   }
@@ -114,6 +117,7 @@ class Verifier {
   Status ScanIndex();
   Status CheckMeta();
   void CheckRecordsAgainstIndex();
+  void CheckHiddenCounts();
   void CheckParents();
 
   Impl& impl_;
@@ -239,7 +243,8 @@ Status Verifier::ScanWrites() {
 }
 
 Status Verifier::ScanIndex() {
-  return ScanAll(impl_.index, [&](std::string_view key, std::string_view) {
+  return ScanAll(impl_.index, [&](std::string_view key,
+                                  std::string_view value) {
     ++report_.index_entries;
     keys::TupleReader reader(key);
     std::string tag;
@@ -308,6 +313,19 @@ Status Verifier::ScanIndex() {
         Problem("warning", "thread-entry-has-records", key,
                 "namespace entry without checkpoints (list_threads omits it)");
       }
+    } else if (tag == layout::kHiddenCountTag) {
+      auto parts = layout::ParseHiddenCountKey(key);
+      if (!parts.ok()) {
+        Problem("error", "key-parses", key, parts.status().message());
+        return;
+      }
+      auto count = layout::DecodeHiddenCount(key, value);
+      if (!count.ok()) {
+        Problem("error", "hidden-count", key, count.status().message());
+        return;
+      }
+      index_.hidden_counts.emplace(NamespaceId{parts->thread, parts->ns},
+                                   *count);
     } else {
       Problem("error", "key-parses", key, "unknown index tag \"" + tag + "\"");
     }
@@ -358,6 +376,34 @@ void Verifier::CheckRecordsAgainstIndex() {
       Problem("error", "record-has-index", key,
               "visible checkpoint without its run entry");
     }
+  }
+}
+
+// Each namespace's hd entries against its hidden count, in a store whose
+// format keeps them.
+void Verifier::CheckHiddenCounts() {
+  if (!impl_.hidden_counts) return;
+  std::map<NamespaceId, uint64_t> entries;
+  for (const CheckpointId& id : index_.hidden) {
+    ++entries[{std::get<0>(id), std::get<1>(id)}];
+  }
+  for (const auto& [ns, count] : entries) {
+    const auto said = index_.hidden_counts.find(ns);
+    const uint64_t expected =
+        said == index_.hidden_counts.end() ? 0 : said->second;
+    if (expected != count) {
+      Problem(
+          "error", "hidden-count", layout::HiddenCountKey(ns.first, ns.second),
+          "the namespace has " + std::to_string(count) +
+              " hd entries, its hidden count says " + std::to_string(expected));
+    }
+  }
+  for (const auto& [ns, count] : index_.hidden_counts) {
+    if (entries.contains(ns)) continue;
+    Problem("error", "hidden-count",
+            layout::HiddenCountKey(ns.first, ns.second),
+            "the namespace has no hd entries, its hidden count says " +
+                std::to_string(count));
   }
 }
 

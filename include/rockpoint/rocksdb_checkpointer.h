@@ -65,14 +65,17 @@ struct StoreStats {
 
 class RocksDbCheckpointer final : public Checkpointer {
  public:
-  // The store format version this build writes and reads. Persisted in
-  // `meta`; a store with a greater version is refused, a store of version 1
-  // (records without checksums) is read and, opened read-write, stamped 2.
-  static constexpr int64_t kFormatVersion = 2;
+  // The store format version this build writes. Persisted in `meta`; a
+  // store with a version greater than kEncryptedFormatVersion is refused.
+  // Older stores are read: version 1 (records without checksums), 2, and 3
+  // (encrypted), none of which keeps hidden counts (engine/rocksdb/FORMAT.md,
+  // "Format version and Open"). Opened read-write, they are upgraded in one
+  // atomic write (their hidden counts added) and stamped 4, or 5 if encrypted.
+  static constexpr int64_t kFormatVersion = 4;
   // The format version of an encrypted store (docs/ENCRYPTION.md): its
-  // records are sealed, which a build of format 2 cannot read, so such a
-  // build refuses the store at Open.
-  static constexpr int64_t kEncryptedFormatVersion = 3;
+  // records are sealed, which a build of an older format cannot read, so
+  // such a build refuses the store at Open.
+  static constexpr int64_t kEncryptedFormatVersion = 5;
 
   // Opens (or creates) the store. A store directory Open creates is durable
   // before Open returns (its parent directory is fsynced). Busy if another

@@ -89,7 +89,7 @@ TEST_CASE("rocksdb encryption: Open checks the key") {
     auto store = Open(path, KeyA());
     CHECK(MustGet(*store, Cfg("t")).checkpoint.id == CpId(2));
     CHECK(RawGet(*store, "meta", keys::Encode(T({S("format_version")}))) ==
-          "3");
+          "5");
   }
   SUBCASE("no key") {
     const Status status = OpenStatus(path, std::nullopt);

@@ -274,6 +274,34 @@ TEST_CASE(
     CheckCorruptionNames(store->ListThreads({}).status(),
                          keys::Describe(extra));
   }
+  // Before hidden counts, an entry whose damaged key left its namespace
+  // made list_threads count the hidden checkpoint as visible (3), exit 0.
+  SUBCASE("an entry that left its namespace") {
+    const std::string moved =
+        keys::Encode(T({S("hd"), S("u"), S(""), CpId(2)}));
+    REQUIRE(
+        impl->db->Delete(rocksdb::WriteOptions(), impl->index, hidden).ok());
+    REQUIRE(
+        impl->db->Put(rocksdb::WriteOptions(), impl->index, moved, "").ok());
+    const std::string count = keys::Encode(T({S("hc"), S("t"), S("")}));
+    CheckCorruptionNames(store->ListThreads({}).status(),
+                         keys::Describe(count));
+    VerifyReport report = Unwrap(VerifyStore(*store, nullptr));
+    std::set<std::string> flagged;
+    for (const VerifyProblem& problem : report.problems) {
+      if (problem.check == "hidden-count") flagged.insert(problem.key);
+    }
+    CHECK(flagged == std::set<std::string>{keys::Describe(count),
+                                           keys::Describe(keys::Encode(
+                                               T({S("hc"), S("u"), S("")})))});
+  }
+  SUBCASE("a damaged count") {
+    const std::string count = keys::Encode(T({S("hc"), S("t"), S("")}));
+    REQUIRE(
+        impl->db->Put(rocksdb::WriteOptions(), impl->index, count, "1x").ok());
+    CheckCorruptionNames(store->ListThreads({}).status(),
+                         keys::Describe(count));
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The RocksDB store's format version (the `format_version` meta record):
 // stamped on a new store, a newer one refused, a lost one refused rather
-// than re-stamped, and a format 1 store read and stamped 2 read-write.
+// than re-stamped, a format 1 store read and stamped 4 read-write, and a
+// format 2 store given its hidden counts read-write.
 // Reads and rewrites the database through RocksDB (a raw open after
 // closing the store).
 #include <doctest/doctest.h>
@@ -15,7 +16,7 @@ namespace {
 
 using namespace layout_test;  // NOLINT: test helpers
 
-// Format 3 is an encrypted store (engine/rocksdb/FORMAT.md); 4 is newer
+// Format 5 is an encrypted store (engine/rocksdb/FORMAT.md); 6 is newer
 // than this build.
 TEST_CASE("rocksdb layout: a store of a newer format version is refused") {
   TempDir dir;
@@ -25,7 +26,7 @@ TEST_CASE("rocksdb layout: a store of a newer format version is refused") {
     RawDb raw(path);
     REQUIRE(raw.db
                 ->Put(rocksdb::WriteOptions(), raw.by_name.at("meta"),
-                      keys::Encode(T({S("format_version")})), "4")
+                      keys::Encode(T({S("format_version")})), "6")
                 .ok());
   }
   for (bool read_only : {false, true}) {
@@ -35,7 +36,7 @@ TEST_CASE("rocksdb layout: a store of a newer format version is refused") {
     Status status = RocksDbCheckpointer::Open(options).status();
     INFO(status.ToString());
     CHECK(status.IsInvalidArgument());
-    CHECK(status.message().find("format version 4 is newer") !=
+    CHECK(status.message().find("format version 6 is newer") !=
           std::string::npos);
   }
 }
@@ -110,7 +111,7 @@ TEST_CASE("rocksdb layout: a new or empty store is stamped with its version") {
 // by rewriting every record and the format version the way format 1 wrote
 // them.
 TEST_CASE(
-    "rocksdb layout: a format 1 store reads, and is stamped 2 read-write") {
+    "rocksdb layout: a format 1 store reads, and is stamped 4 read-write") {
   TempDir dir;
   const std::string path = dir.Sub("store");
   std::vector<std::optional<CheckpointTuple>> written;
@@ -178,7 +179,87 @@ TEST_CASE(
     CHECK(ValuesOf(MustGet(*store, Cfg("t")).checkpoint) == "a=three");
     reads_as_written(*store);
   }
-  CHECK(stored_version() == "2");
+  CHECK(stored_version() == "4");
+}
+
+// A format 2 store (no hc entries), made from a fresh store with hidden
+// checkpoints by deleting its hc entries and stamping 2.
+TEST_CASE(
+    "rocksdb layout: a format 2 store reads read-only, and gets its hidden "
+    "counts read-write") {
+  TempDir dir;
+  const std::string path = dir.Sub("store");
+  {
+    auto store = OpenAt(path);
+    PutSeededChain(*store, 3, "w");
+    for (int i = 1; i <= 2; ++i) {
+      DoPut(*store,
+            {.thread = "u",
+             .id = CpId(i),
+             .parent = i > 1 ? std::optional(CpId(i - 1)) : std::nullopt,
+             .versions = {{"a", int64_t{i}}},
+             .ns = "sub"});
+    }
+    RP_REQUIRE_OK(store->HideCheckpoint(Cfg("t", CpId(1))));
+    RP_REQUIRE_OK(store->HideCheckpoint(Cfg("t", CpId(2))));
+    RP_REQUIRE_OK(store->HideCheckpoint(Cfg("u", CpId(1), "sub")));
+    RP_REQUIRE_OK(store->Compact());  // folds merge operands into values
+  }
+  const std::string version_key = keys::Encode(T({S("format_version")}));
+  const auto count_key = [](const char* thread, const char* ns) {
+    return keys::Encode(T({S("hc"), S(thread), S(ns)}));
+  };
+  {
+    RawDb raw(path);
+    rocksdb::ColumnFamilyHandle* index = raw.by_name.at("index");
+    for (const auto& [thread, ns] : {std::pair{"t", ""}, {"u", "sub"}}) {
+      REQUIRE(
+          raw.db->Delete(rocksdb::WriteOptions(), index, count_key(thread, ns))
+              .ok());
+    }
+    REQUIRE(raw.db
+                ->Put(rocksdb::WriteOptions(), raw.by_name.at("meta"),
+                      version_key, "2")
+                .ok());
+  }
+  const auto visible_counts = [](RocksDbCheckpointer& store) {
+    std::vector<uint64_t> counts;
+    for (const ThreadInfo& thread : Unwrap(store.ListThreads({})).threads) {
+      for (const NamespaceInfo& ns : thread.namespaces) {
+        counts.push_back(ns.checkpoint_count);
+      }
+    }
+    return counts;
+  };
+  {
+    auto store = OpenAt(path, /*read_only=*/true);
+    CHECK(visible_counts(*store) == std::vector<uint64_t>{1, 1});
+    CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
+    CHECK(KeysOf(*store, ImplOf(*store).meta).size() == 2);
+    std::string value;
+    REQUIRE(ImplOf(*store)
+                .db
+                ->Get(rocksdb::ReadOptions(), ImplOf(*store).meta, version_key,
+                      &value)
+                .ok());
+    CHECK(value == "2");
+  }
+  auto store = OpenAt(path);
+  Impl& impl = ImplOf(*store);
+  std::string value;
+  REQUIRE(impl.db->Get(rocksdb::ReadOptions(), impl.meta, version_key, &value)
+              .ok());
+  CHECK(value == "4");
+  for (const auto& [thread, ns, count] :
+       {std::tuple{"t", "", "2"}, {"u", "sub", "1"}}) {
+    REQUIRE(impl.db
+                ->Get(rocksdb::ReadOptions(), impl.index, count_key(thread, ns),
+                      &value)
+                .ok());
+    CHECK(value == count);
+  }
+  CHECK(visible_counts(*store) == std::vector<uint64_t>{1, 1});
+  CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
 }
 
 }  // namespace

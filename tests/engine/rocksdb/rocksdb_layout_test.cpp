@@ -7,6 +7,7 @@
 #include <rocksdb/perf_level.h>
 
 #include "engine/rocksdb/layout_test_util.h"
+#include "engine/rocksdb/rocksdb_maintenance.h"
 
 namespace rockpoint::testing {
 namespace {
@@ -57,7 +58,7 @@ TEST_CASE("rocksdb layout: the key bytes of every kind") {
                 ->Get(rocksdb::ReadOptions(), impl->meta,
                       keys::Encode(T({S("format_version")})), &version)
                 .ok());
-    CHECK(version == "2");
+    CHECK(version == "4");
   }
   std::vector<std::string> families;
   REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &families)
@@ -163,7 +164,8 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   PutSeededChain(*store, 3, "w", Meta({{"run_id", Value("r")}}));
   RP_REQUIRE_OK(store->Prune({"t"}, PruneStrategy::kKeepLatest));
   CHECK(KeysOf(*store, ImplOf(*store).index) ==
-        Encoded({T({S("hd"), S("t"), S(""), CpId(1)}),
+        Encoded({T({S("hc"), S("t"), S("")}),
+                 T({S("hd"), S("t"), S(""), CpId(1)}),
                  T({S("hd"), S("t"), S(""), CpId(2)}),
                  T({S("run"), S("r"), S("t"), S(""), CpId(3)}),
                  T({S("th"), S("t"), S("")}),
@@ -185,20 +187,54 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   rocksdb::DB* db = ImplOf(*rebuilt).db.get();
   rocksdb::SequenceNumber before = db->GetLatestSequenceNumber();
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
-  // record + hd, ts and run deleted.
-  CHECK(BatchesSince(db, before) == std::vector<uint32_t>{4});
+  // record + hd + hc, ts and run deleted.
+  CHECK(BatchesSince(db, before) == std::vector<uint32_t>{5});
   before = db->GetLatestSequenceNumber();
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
   CHECK(BatchesSince(db, before).empty());  // already hidden.
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(2))));
   CHECK(KeysOf(*rebuilt, ImplOf(*rebuilt).index) ==
         KeysOf(*store, ImplOf(*store).index));
+  CHECK(RawValuesOf(*rebuilt, ImplOf(*rebuilt).index) ==
+        RawValuesOf(*store, ImplOf(*store).index));
   CHECK(KeysOf(*rebuilt, ImplOf(*rebuilt).checkpoints) ==
         KeysOf(*store, ImplOf(*store).checkpoints));
   for (int n = 1; n <= 2; ++n) {
     CHECK(Unwrap(ImplOf(*rebuilt).ReadRecord({}, "t", "", CpId(n))) ==
           Unwrap(ImplOf(*store).ReadRecord({}, "t", "", CpId(n))));
   }
+}
+
+// The hc entry of (thread, ""), or nullopt when it has none.
+std::optional<std::string> HiddenCountOf(RocksDbCheckpointer& store,
+                                         const char* thread) {
+  std::string value;
+  const rocksdb::Status status = ImplOf(store).db->Get(
+      rocksdb::ReadOptions(), ImplOf(store).index,
+      keys::Encode(T({S("hc"), S(thread), S("")})), &value);
+  if (status.IsNotFound()) return std::nullopt;
+  REQUIRE(status.ok());
+  return value;
+}
+
+TEST_CASE(
+    "rocksdb layout: copy, delete and a put over a hidden checkpoint keep "
+    "the hidden count") {
+  TempDir dir;
+  auto store = OpenAt(dir.Sub("store"));
+  PutSeededChain(*store, 3, "w");
+  RP_REQUIRE_OK(store->Prune({"t"}, PruneStrategy::kKeepLatest));
+  CHECK(HiddenCountOf(*store, "t") == "2");
+  RP_REQUIRE_OK(store->CopyThread("t", "u"));
+  CHECK(HiddenCountOf(*store, "u") == "2");
+  RP_REQUIRE_OK(store->DeleteThread("u"));
+  CHECK(HiddenCountOf(*store, "u") == std::nullopt);
+  DoPut(*store,
+        {.thread = "t", .id = CpId(1), .versions = {{"m", int64_t{1}}}});
+  CHECK(HiddenCountOf(*store, "t") == "1");
+  RP_REQUIRE_OK(store->Prune({"t"}, PruneStrategy::kDelete));
+  CHECK(HiddenCountOf(*store, "t") == std::nullopt);
+  CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
 }
 
 TEST_CASE("rocksdb layout: the delta walk makes no point reads") {
