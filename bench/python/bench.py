@@ -194,7 +194,30 @@ def main() -> None:
 
     report = _report(samples, hop, floor, elapsed, args)
     print(report)
+    below = _below_floor(samples, floor)
+    if below:
+        # A durable write cannot take less than one fdatasync: the run is
+        # wrong (a write that did not sync, or a floor measured under other
+        # load), and its table is not kept.
+        for op, saver, median in below:
+            print(
+                f"bench: ERROR: {op}, {saver} (fsync): median {median:,.1f} µs "
+                f"is below the fdatasync floor {floor:,.1f} µs",
+                file=sys.stderr,
+            )
+        sys.exit(1)
     Path(args.out).write_text(report)
+
+
+def _below_floor(samples: Samples, floor: float) -> list[tuple[str, str, float]]:
+    """The fsync-class puts (one synced write each) whose median is below
+    the floor."""
+    out = []
+    for (op, saver, klass), values in samples.items():
+        median = statistics.median(values)
+        if klass == "fsync" and op.startswith("put") and median < floor:
+            out.append((op, saver, median))
+    return out
 
 
 def _report(

@@ -9,6 +9,9 @@
 # environment is bindings/python/venv.sh's.
 #
 # Usage: bench/python/run.sh [--quick] [--out FILE]   (see bench.py --help)
+#        bench/python/run.sh agents [--agents 1,8,32,128] [--seconds S]
+#                                   [--modes threads,asyncio] [--out FILE]
+#        (many agents at once, durability "sync"; see agents.py --help)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -45,4 +48,9 @@ trap stop EXIT
 "${RUN_AS[@]}" "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$WORK/postgres.log" -w \
   -o "-c listen_addresses='' -k $WORK -c fsync=on" start >/dev/null
 
-"$PY" "$HERE/bench.py" --pg "host=$WORK user=postgres dbname=postgres" "$@"
+SCRIPT="$HERE/bench.py"
+if [ "${1:-}" = agents ]; then
+  SCRIPT="$HERE/agents.py"
+  shift
+fi
+"$PY" "$SCRIPT" --pg "host=$WORK user=postgres dbname=postgres" "$@"

@@ -1,19 +1,30 @@
-"""Copies bench/python/results.md between the pybench markers of
-bench/README.md and bindings/python/README.md."""
+"""Copies the Python benchmarks' reports into the READMEs: bench/python/results.md
+between the pybench markers of bench/README.md and bindings/python/README.md,
+bench/python/agents.md between the agents markers of bench/README.md."""
 
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-START, END = "<!-- pybench:start -->", "<!-- pybench:end -->"
+
+
+def copy(report: str, marker: str, readmes: list[str]) -> None:
+    start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
+    results = (ROOT / report).read_text().strip()
+    for name in readmes:
+        readme = ROOT / name
+        text = readme.read_text()
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        readme.write_text(f"{head}{start}\n{results}\n{end}{tail}")
 
 
 def main() -> None:
-    results = (ROOT / "bench/python/results.md").read_text().strip()
-    for readme in (ROOT / "bench/README.md", ROOT / "bindings/python/README.md"):
-        text = readme.read_text()
-        head, rest = text.split(START, 1)
-        _, tail = rest.split(END, 1)
-        readme.write_text(f"{head}{START}\n{results}\n{END}{tail}")
+    copy(
+        "bench/python/results.md",
+        "pybench",
+        ["bench/README.md", "bindings/python/README.md"],
+    )
+    copy("bench/python/agents.md", "agents", ["bench/README.md"])
 
 
 if __name__ == "__main__":

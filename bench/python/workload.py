@@ -137,7 +137,8 @@ class StepState(TypedDict):
     log: str
 
 
-def setup_graph_step(saver: BaseCheckpointSaver) -> Op:
+def build_step_graph(saver: BaseCheckpointSaver) -> Any:
+    """The 3-node graph of a graph step (a -> b -> c), compiled with saver."""
     builder = StateGraph(StepState)
     builder.add_node("a", lambda s: {"x": s["x"] + 1, "log": "a" * 300})
     builder.add_node("b", lambda s: {"x": s["x"] + 1, "log": "b" * 300})
@@ -145,7 +146,11 @@ def setup_graph_step(saver: BaseCheckpointSaver) -> Op:
     builder.add_edge(START, "a")
     builder.add_edge("a", "b")
     builder.add_edge("b", "c")
-    graph = builder.compile(checkpointer=saver)
+    return builder.compile(checkpointer=saver)
+
+
+def setup_graph_step(saver: BaseCheckpointSaver) -> Op:
+    graph = build_step_graph(saver)
     config = _config(f"graph-{uuid.uuid4()}")
 
     def op() -> Any:
