@@ -279,44 +279,46 @@ def async_savers(work: Path, pg: str | None) -> dict[str, Callable[[], Any]]:
 Results = dict[tuple[str, int, str], Window]  # (mode, agents, saver)
 
 
+def _schedule(levels: list[int], names: list[str], seed: str) -> list[tuple[int, str]]:
+    """(agents, saver) in the order measured: every saver at each level, in
+    an order shuffled per level."""
+    rng = random.Random(seed)
+    order = []
+    for agents in levels:
+        shuffled = list(names)
+        rng.shuffle(shuffled)
+        order += [(agents, name) for name in shuffled]
+    return order
+
+
 def measure_threads(
     work: Path, pg: str | None, levels: list[int], seconds: float, out: Results
 ) -> None:
     savers = thread_savers(work, pg)
-    rng = random.Random("threads")
-    for agents in levels:
-        names = list(savers)
-        rng.shuffle(names)
-        for name in names:
-            saver, close = savers[name]()
-            try:
-                graph = workload.build_step_graph(saver)
-                graph.invoke(INPUT, _config("warm-up"), durability="sync")
-                out[("threads", agents, name)] = _run_threads(graph, agents, seconds)
-            finally:
-                close()
-            print(f"agents: threads {agents} {name} done", file=sys.stderr)
+    for agents, name in _schedule(levels, list(savers), "threads"):
+        saver, close = savers[name]()
+        try:
+            graph = workload.build_step_graph(saver)
+            graph.invoke(INPUT, _config("warm-up"), durability="sync")
+            out[("threads", agents, name)] = _run_threads(graph, agents, seconds)
+        finally:
+            close()
+        print(f"agents: threads {agents} {name} done", file=sys.stderr)
 
 
 async def measure_tasks(
     work: Path, pg: str | None, levels: list[int], seconds: float, out: Results
 ) -> None:
     savers = async_savers(work, pg)
-    rng = random.Random("asyncio")
-    for agents in levels:
-        names = list(savers)
-        rng.shuffle(names)
-        for name in names:
-            saver, close = await savers[name]()
-            try:
-                graph = workload.build_step_graph(saver)
-                await graph.ainvoke(INPUT, _config("warm-up"), durability="sync")
-                out[("asyncio", agents, name)] = await _run_tasks(
-                    graph, agents, seconds
-                )
-            finally:
-                await close()
-            print(f"agents: asyncio {agents} {name} done", file=sys.stderr)
+    for agents, name in _schedule(levels, list(savers), "asyncio"):
+        saver, close = await savers[name]()
+        try:
+            graph = workload.build_step_graph(saver)
+            await graph.ainvoke(INPUT, _config("warm-up"), durability="sync")
+            out[("asyncio", agents, name)] = await _run_tasks(graph, agents, seconds)
+        finally:
+            await close()
+        print(f"agents: asyncio {agents} {name} done", file=sys.stderr)
 
 
 def report(
