@@ -25,7 +25,6 @@ import asyncio
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -45,10 +44,10 @@ from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 from langgraph.checkpoint.postgres import PostgresSaver  # noqa: E402
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver  # noqa: E402
 from langgraph.checkpoint.rockpoint import RockpointSaver  # noqa: E402
-from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver  # noqa: E402
 from psycopg.rows import dict_row  # noqa: E402
 from psycopg_pool import AsyncConnectionPool, ConnectionPool  # noqa: E402
+from savers import _sqlite  # noqa: E402
 
 INPUT = {"x": 0, "log": ""}
 POOL_MAX = 32  # PostgreSQL connections per saver
@@ -106,17 +105,13 @@ class FsyncCounter:
             self.count = sum(int(c) for c in counts)
 
 
-def _config(thread: str) -> dict[str, Any]:
-    return {"configurable": {"thread_id": thread}}
-
-
 def _run_threads(graph: Any, agents: int, seconds: float) -> Window:
     window = Window()
     start = threading.Barrier(agents + 1)
     stop = threading.Event()
 
     def agent() -> None:
-        config = _config(f"agent-{uuid.uuid4()}")
+        config = workload._config(f"agent-{uuid.uuid4()}")
         start.wait()
         while not stop.is_set():
             try:
@@ -145,7 +140,7 @@ async def _run_tasks(graph: Any, agents: int, seconds: float) -> Window:
     stop = asyncio.Event()
 
     async def agent() -> None:
-        config = _config(f"agent-{uuid.uuid4()}")
+        config = workload._config(f"agent-{uuid.uuid4()}")
         while not stop.is_set():
             try:
                 await graph.ainvoke(INPUT, config, durability="sync")
@@ -180,7 +175,7 @@ def _writes_per_invoke() -> float:
 
     graph = workload.build_step_graph(Counting())
     for _ in range(10):
-        graph.invoke(INPUT, _config("count"), durability="sync")
+        graph.invoke(INPUT, workload._config("count"), durability="sync")
     return Counting.calls / 10
 
 
@@ -189,23 +184,13 @@ def _writes_per_invoke() -> float:
 Opened = tuple[Any, Callable[[], Any]]
 
 
-def _sqlite_conn(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
-    return conn
-
-
 def thread_savers(work: Path, pg: str | None) -> dict[str, Callable[[], Opened]]:
     def rockpoint() -> Opened:
         saver = RockpointSaver.open(str(work / f"rp-{uuid.uuid4()}"), sync_writes=True)
         return saver, saver.close
 
     def sqlite() -> Opened:
-        conn = _sqlite_conn(work / f"{uuid.uuid4()}.sqlite")
-        saver = SqliteSaver(conn)
-        saver.setup()
-        return saver, conn.close
+        return _sqlite(work / f"{uuid.uuid4()}.sqlite", "FULL")
 
     def postgres() -> Opened:
         pool = ConnectionPool(
@@ -299,7 +284,7 @@ def measure_threads(
         saver, close = savers[name]()
         try:
             graph = workload.build_step_graph(saver)
-            graph.invoke(INPUT, _config("warm-up"), durability="sync")
+            graph.invoke(INPUT, workload._config("warm-up"), durability="sync")
             out[("threads", agents, name)] = _run_threads(graph, agents, seconds)
         finally:
             close()
@@ -314,7 +299,7 @@ async def measure_tasks(
         saver, close = await savers[name]()
         try:
             graph = workload.build_step_graph(saver)
-            await graph.ainvoke(INPUT, _config("warm-up"), durability="sync")
+            await graph.ainvoke(INPUT, workload._config("warm-up"), durability="sync")
             out[("asyncio", agents, name)] = await _run_tasks(graph, agents, seconds)
         finally:
             await close()

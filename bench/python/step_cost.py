@@ -43,7 +43,7 @@ def invoke(saver_name: str, n: int) -> None:
         path = Path(tempfile.mkdtemp(prefix="rockpoint-step-")) / "store"
         saver = RockpointSaver.open(str(path), sync_writes=False)
     graph = workload.build_step_graph(saver)
-    config = {"configurable": {"thread_id": str(uuid.uuid4())}}
+    config = workload._config(str(uuid.uuid4()))
     for _ in range(3 + n):  # 3 warm-up invokes
         graph.invoke({"x": 0, "log": ""}, config)
 

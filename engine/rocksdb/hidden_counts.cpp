@@ -13,12 +13,10 @@ using Impl = RocksDbCheckpointer::Impl;
 
 Result<uint64_t> ReadHiddenCount(const Impl& impl,
                                  const rocksdb::ReadOptions& read,
-                                 std::string_view thread,
-                                 std::string_view ns) {
+                                 std::string_view thread, std::string_view ns) {
   const std::string key = layout::HiddenCountKey(thread, ns);
   rocksdb::PinnableSlice value;
-  const rocksdb::Status status =
-      impl.db->Get(read, impl.index, key, &value);
+  const rocksdb::Status status = impl.db->Get(read, impl.index, key, &value);
   if (status.IsNotFound()) return uint64_t{0};
   RP_RETURN_IF_ERROR(ToStatus(status, "read hidden count"));
   return layout::DecodeHiddenCount(key, value.ToStringView());

@@ -52,8 +52,9 @@ class RocksDbOpener {
 // Store format versions (engine/rocksdb/FORMAT.md "Format version and
 // Open"): 3 and 5 are encrypted stores; 4 and 5 keep hidden counts
 // (hidden_counts.h).
+inline constexpr int64_t kEncryptedFormatWithoutHiddenCounts = 3;
 constexpr bool IsEncryptedFormat(int64_t version) {
-  return version == 3 ||
+  return version == kEncryptedFormatWithoutHiddenCounts ||
          version == RocksDbCheckpointer::kEncryptedFormatVersion;
 }
 constexpr bool KeepsHiddenCounts(int64_t version) {

@@ -16,19 +16,35 @@ namespace {
 
 using namespace layout_test;  // NOLINT: test helpers
 
+const std::string kVersionKey = keys::Encode(T({S("format_version")}));
+
+// The format_version meta value of the closed store at `path`.
+std::string StoredVersion(const std::string& path) {
+  RawDb raw(path);
+  std::string value;
+  REQUIRE(raw.db
+              ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"), kVersionKey,
+                    &value)
+              .ok());
+  return value;
+}
+
+// Writes `version` as the format_version of the closed store at `path`.
+void StampVersion(const std::string& path, const std::string& version) {
+  RawDb raw(path);
+  REQUIRE(raw.db
+              ->Put(rocksdb::WriteOptions(), raw.by_name.at("meta"),
+                    kVersionKey, version)
+              .ok());
+}
+
 // Format 5 is an encrypted store (engine/rocksdb/FORMAT.md); 6 is newer
 // than this build.
 TEST_CASE("rocksdb layout: a store of a newer format version is refused") {
   TempDir dir;
   const std::string path = dir.Sub("store");
   OpenAt(path).reset();
-  {
-    RawDb raw(path);
-    REQUIRE(raw.db
-                ->Put(rocksdb::WriteOptions(), raw.by_name.at("meta"),
-                      keys::Encode(T({S("format_version")})), "6")
-                .ok());
-  }
+  StampVersion(path, "6");
   for (bool read_only : {false, true}) {
     RocksDbOptions options;
     options.path = path;
@@ -55,12 +71,11 @@ TEST_CASE(
                    .values = {{"a", Val("1")}},
                    .versions = {{"a", int64_t{1}}}});
   }
-  const std::string version_key = keys::Encode(T({S("format_version")}));
   {
     RawDb raw(path);
     REQUIRE(raw.db
                 ->Delete(rocksdb::WriteOptions(), raw.by_name.at("meta"),
-                         version_key)
+                         kVersionKey)
                 .ok());
   }
   for (bool read_only : {false, true}) {
@@ -70,14 +85,14 @@ TEST_CASE(
     Status status = RocksDbCheckpointer::Open(options).status();
     INFO(status.ToString());
     CHECK(status.IsCorruption());
-    CHECK(status.message().find(keys::Describe(version_key)) !=
+    CHECK(status.message().find(keys::Describe(kVersionKey)) !=
           std::string::npos);
   }
   // Nothing was written: the record is still missing.
   RawDb raw(path);
   std::string value;
   CHECK(raw.db
-            ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"), version_key,
+            ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"), kVersionKey,
                   &value)
             .IsNotFound());
 }
@@ -98,13 +113,8 @@ TEST_CASE("rocksdb layout: a new or empty store is stamped with its version") {
   }
   // Every family is empty: the store is new, and a read-write open stamps.
   OpenAt(path).reset();
-  RawDb raw(path);
-  std::string value;
-  REQUIRE(raw.db
-              ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"),
-                    keys::Encode(T({S("format_version")})), &value)
-              .ok());
-  CHECK(value == std::to_string(RocksDbCheckpointer::kFormatVersion));
+  CHECK(StoredVersion(path) ==
+        std::to_string(RocksDbCheckpointer::kFormatVersion));
 }
 
 // A store of format 1 (01 records, no checksums), made from a fresh store
@@ -129,16 +139,6 @@ TEST_CASE(
     RP_REQUIRE_OK(store->Compact());  // folds merge operands into values
     for (int id : {1, 2}) written.push_back(Get(*store, Cfg("t", CpId(id))));
   }
-  const std::string version_key = keys::Encode(T({S("format_version")}));
-  const auto stored_version = [&] {
-    RawDb raw(path);
-    std::string value;
-    REQUIRE(raw.db
-                ->Get(rocksdb::ReadOptions(), raw.by_name.at("meta"),
-                      version_key, &value)
-                .ok());
-    return value;
-  };
   {
     RawDb raw(path);
     for (const char* name : {"checkpoints", "blobs", "writes"}) {
@@ -155,11 +155,8 @@ TEST_CASE(
                 .ok());
       }
     }
-    REQUIRE(raw.db
-                ->Put(rocksdb::WriteOptions(), raw.by_name.at("meta"),
-                      version_key, "1")
-                .ok());
   }
+  StampVersion(path, "1");
   const auto reads_as_written = [&](RocksDbCheckpointer& store) {
     for (int id : {1, 2}) {
       CHECK(Get(store, Cfg("t", CpId(id))) == written[id - 1]);
@@ -167,7 +164,7 @@ TEST_CASE(
     CHECK(Unwrap(VerifyStore(store, nullptr)).sound());
   };
   reads_as_written(*OpenAt(path, /*read_only=*/true));
-  CHECK(stored_version() == "1");
+  CHECK(StoredVersion(path) == "1");
   {
     auto store = OpenAt(path);
     reads_as_written(*store);
@@ -179,7 +176,7 @@ TEST_CASE(
     CHECK(ValuesOf(MustGet(*store, Cfg("t")).checkpoint) == "a=three");
     reads_as_written(*store);
   }
-  CHECK(stored_version() == "4");
+  CHECK(StoredVersion(path) == "4");
 }
 
 // A format 2 store (no hc entries), made from a fresh store with hidden
@@ -205,7 +202,6 @@ TEST_CASE(
     RP_REQUIRE_OK(store->HideCheckpoint(Cfg("u", CpId(1), "sub")));
     RP_REQUIRE_OK(store->Compact());  // folds merge operands into values
   }
-  const std::string version_key = keys::Encode(T({S("format_version")}));
   const auto count_key = [](const char* thread, const char* ns) {
     return keys::Encode(T({S("hc"), S(thread), S(ns)}));
   };
@@ -217,11 +213,8 @@ TEST_CASE(
           raw.db->Delete(rocksdb::WriteOptions(), index, count_key(thread, ns))
               .ok());
     }
-    REQUIRE(raw.db
-                ->Put(rocksdb::WriteOptions(), raw.by_name.at("meta"),
-                      version_key, "2")
-                .ok());
   }
+  StampVersion(path, "2");
   const auto visible_counts = [](RocksDbCheckpointer& store) {
     std::vector<uint64_t> counts;
     for (const ThreadInfo& thread : Unwrap(store.ListThreads({})).threads) {
@@ -236,30 +229,24 @@ TEST_CASE(
     CHECK(visible_counts(*store) == std::vector<uint64_t>{1, 1});
     CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
     CHECK(KeysOf(*store, ImplOf(*store).meta).size() == 2);
-    std::string value;
-    REQUIRE(ImplOf(*store)
-                .db
-                ->Get(rocksdb::ReadOptions(), ImplOf(*store).meta, version_key,
-                      &value)
-                .ok());
-    CHECK(value == "2");
   }
-  auto store = OpenAt(path);
-  Impl& impl = ImplOf(*store);
-  std::string value;
-  REQUIRE(impl.db->Get(rocksdb::ReadOptions(), impl.meta, version_key, &value)
-              .ok());
-  CHECK(value == "4");
-  for (const auto& [thread, ns, count] :
-       {std::tuple{"t", "", "2"}, {"u", "sub", "1"}}) {
-    REQUIRE(impl.db
-                ->Get(rocksdb::ReadOptions(), impl.index, count_key(thread, ns),
-                      &value)
-                .ok());
-    CHECK(value == count);
+  CHECK(StoredVersion(path) == "2");
+  {
+    auto store = OpenAt(path);
+    Impl& impl = ImplOf(*store);
+    for (const auto& [thread, ns, count] :
+         {std::tuple{"t", "", "2"}, {"u", "sub", "1"}}) {
+      std::string value;
+      REQUIRE(impl.db
+                  ->Get(rocksdb::ReadOptions(), impl.index,
+                        count_key(thread, ns), &value)
+                  .ok());
+      CHECK(value == count);
+    }
+    CHECK(visible_counts(*store) == std::vector<uint64_t>{1, 1});
+    CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
   }
-  CHECK(visible_counts(*store) == std::vector<uint64_t>{1, 1});
-  CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
+  CHECK(StoredVersion(path) == "4");
 }
 
 }  // namespace
