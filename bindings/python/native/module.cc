@@ -9,14 +9,17 @@
 #include <string>
 #include <string_view>
 
+#include "native/async_calls.h"
 #include "native/convert.h"
 #include "native/errors.h"
 #include "native/store.h"
 #include "rockpoint/encryption.h"
 
 namespace nb = nanobind;
+using rockpoint::py::Completions;
 using rockpoint::py::Cursor;
 using rockpoint::py::OpenOptions;
+using rockpoint::py::Outcome;
 using rockpoint::py::Store;
 
 namespace {
@@ -64,6 +67,14 @@ NB_MODULE(_native, m) {
       .def("next", &Cursor::Next, nb::arg("n"), nb::arg("serde"))
       .def("close", &Cursor::Close);
 
+  nb::class_<Outcome>(m, "Outcome")
+      .def("result", &Outcome::Result, A("serde") = nb::none());
+
+  nb::class_<Completions>(m, "Completions")
+      .def(nb::init<>())
+      .def_prop_ro("fd", &Completions::fd)
+      .def("drain", &Completions::Drain);
+
   nb::class_<Store>(m, "Store")
       .def_static(
           "open_rocksdb",
@@ -97,6 +108,14 @@ NB_MODULE(_native, m) {
       .def("put_writes", &Store::PutWrites, A("config"), A("writes"),
            A("task_id"), A("task_path"), A("serde"))
       .def("get_tuple", &Store::GetTuple, A("config"), A("serde"))
+      .def("put_async", &Store::PutAsync, nb::arg("done"), nb::arg("ticket"),
+           A("config"), A("checkpoint"), A("metadata"), A("new_versions"),
+           A("serde"))
+      .def("put_writes_async", &Store::PutWritesAsync, nb::arg("done"),
+           nb::arg("ticket"), A("config"), A("writes"), A("task_id"),
+           A("task_path"), A("serde"))
+      .def("get_tuple_async", &Store::GetTupleAsync, nb::arg("done"),
+           nb::arg("ticket"), A("config"))
       .def("list", &Store::List, A("config"), A("filter"), A("before"),
            A("limit"), nb::arg("first_batch"), A("serde"))
       .def("delta_history", &Store::DeltaHistory, A("config"), A("channels"),

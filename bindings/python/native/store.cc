@@ -48,6 +48,23 @@ void CheckPolicy(const std::optional<RetentionPolicy>& retention) {
   if (retention) ThrowIfError(ValidateRetentionPolicy(*retention));
 }
 
+// As InMemorySaver and SqliteSaver: a config of None is a TypeError, one
+// without configurable.thread_id a KeyError (never None: "no checkpoint"
+// must not hide a config that names no thread).
+CheckpointConfig TupleConfigFromPy(nb::handle config) {
+  if (config.is_none()) {
+    throw nb::type_error(
+        "get_tuple: config is None; it needs config['configurable']"
+        "['thread_id']");
+  }
+  CheckpointConfig target = ConfigFromPy(config);
+  if (!target.thread_id) {
+    throw nb::key_error(
+        "thread_id: get_tuple needs config['configurable']['thread_id']");
+  }
+  return target;
+}
+
 }  // namespace
 
 Store::Store(std::unique_ptr<Checkpointer> engine, std::string kind,
@@ -57,8 +74,20 @@ Store::Store(std::unique_ptr<Checkpointer> engine, std::string kind,
       sync_writes_(sync_writes) {}
 
 Store::~Store() {
+  workers_.Stop();
   std::unique_lock lock(mu_);
   engine_.reset();
+}
+
+template <typename R, typename Fn, typename ToPy>
+void Store::Start(const Completions& done, uint64_t ticket, Fn fn, ToPy to_py) {
+  workers_.Post([this, done = done.queue(), ticket, fn = std::move(fn),
+                 to_py = std::move(to_py)]() mutable {
+    auto out = std::make_shared<R>(CallEngine<R>(fn));
+    done->Finish(ticket, [out = std::move(out), to_py](nb::handle serde) {
+      return to_py(*out, serde);
+    });
+  });
 }
 
 std::shared_ptr<Store> Store::OpenRocksDb(OpenOptions& options) {
@@ -126,6 +155,50 @@ nb::dict Store::Put(nb::handle config, nb::handle checkpoint,
                     *out->checkpoint_id);
 }
 
+void Store::PutAsync(const Completions& done, uint64_t ticket,
+                     nb::handle config, nb::handle checkpoint,
+                     nb::handle metadata, nb::handle new_versions,
+                     nb::handle serde) {
+  Serde s(serde);
+  CheckpointConfig target = ConfigFromPy(config);
+  Checkpoint cp = CheckpointFromPy(checkpoint, new_versions, s);
+  Value md = MetadataFromPy(metadata, s);
+  ChannelVersions versions = VersionsFromPy(new_versions, "new_versions");
+  Start<Result<CheckpointConfig>>(
+      done, ticket,
+      [target = std::move(target), cp = std::move(cp), md = std::move(md),
+       versions = std::move(versions)](Checkpointer& engine) {
+        return engine.Put(target, cp, md, versions);
+      },
+      [](const Result<CheckpointConfig>& out, nb::handle) -> nb::object {
+        ThrowIfError(out.status());
+        return ConfigToPy(*out->thread_id, out->checkpoint_ns.value_or(""),
+                          *out->checkpoint_id);
+      });
+}
+
+void Store::PutWritesAsync(const Completions& done, uint64_t ticket,
+                           nb::handle config, nb::handle writes,
+                           nb::handle task_id, nb::handle task_path,
+                           nb::handle serde) {
+  Serde s(serde);
+  CheckpointConfig target = ConfigFromPy(config);
+  std::vector<ChannelWrite> converted = WritesFromPy(writes, s);
+  std::string task = IdFromPy(task_id, "task_id");
+  std::string path =
+      task_path.is_none() ? "" : IdFromPy(task_path, "task_path");
+  Start<Status>(
+      done, ticket,
+      [target = std::move(target), converted = std::move(converted),
+       task = std::move(task), path = std::move(path)](Checkpointer& engine) {
+        return engine.PutWrites(target, converted, task, path);
+      },
+      [](const Status& status, nb::handle) -> nb::object {
+        ThrowIfError(status);
+        return nb::none();
+      });
+}
+
 void Store::PutWrites(nb::handle config, nb::handle writes, nb::handle task_id,
                       nb::handle task_path, nb::handle serde) {
   Serde s(serde);
@@ -140,25 +213,29 @@ void Store::PutWrites(nb::handle config, nb::handle writes, nb::handle task_id,
 }
 
 nb::object Store::GetTuple(nb::handle config, nb::handle serde) {
-  // As InMemorySaver and SqliteSaver: a config of None is a TypeError, one
-  // without configurable.thread_id a KeyError (never None: "no checkpoint"
-  // must not hide a config that names no thread).
-  if (config.is_none()) {
-    throw nb::type_error(
-        "get_tuple: config is None; it needs config['configurable']"
-        "['thread_id']");
-  }
-  CheckpointConfig target = ConfigFromPy(config);
-  if (!target.thread_id) {
-    throw nb::key_error(
-        "thread_id: get_tuple needs config['configurable']['thread_id']");
-  }
+  CheckpointConfig target = TupleConfigFromPy(config);
   Result<std::optional<CheckpointTuple>> out =
       Run<Result<std::optional<CheckpointTuple>>>(
           [&](Checkpointer& engine) { return engine.GetTuple(target); });
   ThrowIfError(out.status());
   if (!out->has_value()) return nb::none();
   return TupleToPy(**out, Serde(serde));
+}
+
+void Store::GetTupleAsync(const Completions& done, uint64_t ticket,
+                          nb::handle config) {
+  CheckpointConfig target = TupleConfigFromPy(config);
+  using Found = Result<std::optional<CheckpointTuple>>;
+  Start<Found>(
+      done, ticket,
+      [target = std::move(target)](Checkpointer& engine) {
+        return engine.GetTuple(target);
+      },
+      [](const Found& out, nb::handle serde) -> nb::object {
+        ThrowIfError(out.status());
+        if (!out->has_value()) return nb::none();
+        return TupleToPy(**out, Serde(serde));
+      });
 }
 
 nb::tuple Store::List(nb::handle config, nb::handle filter, nb::handle before,
@@ -312,6 +389,11 @@ nb::dict Store::Sweep(nb::handle retention, int64_t now_micros, bool dry_run) {
 
 void Store::Close() {
   nb::gil_scoped_release release;
+  CloseEngine();
+  workers_.Stop();  // the jobs left find the engine closed
+}
+
+void Store::CloseEngine() {
   std::unique_lock lock(mu_);
   if (!engine_) return;
   std::vector<std::shared_ptr<CursorSlot>> slots;

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "native/async_calls.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/retention.h"
 
@@ -69,6 +70,19 @@ class Store : public std::enable_shared_from_this<Store> {
                  nb::handle task_path, nb::handle serde);
   // A CheckpointTuple or None.
   nb::object GetTuple(nb::handle config, nb::handle serde);
+
+  // The async forms (async_calls.h): each converts its arguments now (raising
+  // for bad ones, with nothing started), runs the engine call on the store's
+  // workers, and finishes `ticket` on `done` with what the sync form would
+  // return or raise. Outcome::Result takes the serde of GetTupleAsync.
+  void PutAsync(const Completions& done, uint64_t ticket, nb::handle config,
+                nb::handle checkpoint, nb::handle metadata,
+                nb::handle new_versions, nb::handle serde);
+  void PutWritesAsync(const Completions& done, uint64_t ticket,
+                      nb::handle config, nb::handle writes, nb::handle task_id,
+                      nb::handle task_path, nb::handle serde);
+  void GetTupleAsync(const Completions& done, uint64_t ticket,
+                     nb::handle config);
   // (first batch: list of CheckpointTuple, Cursor or None). No cursor when
   // the first batch holds everything. `filter` is a dict without None
   // values; limit None means no limit.
@@ -95,9 +109,7 @@ class Store : public std::enable_shared_from_this<Store> {
   template <typename R, typename Fn>
   R Run(Fn&& fn) {
     nb::gil_scoped_release release;
-    std::shared_lock lock(mu_);
-    if (!engine_) return R(Status::Aborted("the saver is closed"));
-    return fn(*engine_);
+    return CallEngine<R>(fn);
   }
   // Like Run, for a cursor's engine call.
   Result<std::vector<CheckpointTuple>> Next(CursorSlot& slot, size_t n);
@@ -107,12 +119,33 @@ class Store : public std::enable_shared_from_this<Store> {
   Store(std::unique_ptr<Checkpointer> engine, std::string kind,
         bool sync_writes);
 
+  // Runs fn(checkpointer) with the engine kept open, on a thread that holds
+  // no GIL; Aborted if the store is closed.
+  template <typename R, typename Fn>
+  R CallEngine(Fn& fn) {
+    std::shared_lock lock(mu_);
+    if (!engine_) return R(Status::Aborted("the saver is closed"));
+    return fn(*engine_);
+  }
+  // Close without the workers: waits for engine calls in flight.
+  void CloseEngine();
+  // Posts fn(checkpointer) to the workers; finishes `ticket` on `done` with
+  // to_py(its result, serde).
+  template <typename R, typename Fn, typename ToPy>
+  void Start(const Completions& done, uint64_t ticket, Fn fn, ToPy to_py);
+
   std::shared_mutex mu_;  // shared: an engine call; exclusive: Close.
   std::unique_ptr<Checkpointer> engine_;  // GUARDED_BY(mu_); null: closed.
   std::mutex slots_mu_;
   std::vector<std::weak_ptr<CursorSlot>> slots_;  // GUARDED_BY(slots_mu_)
   const std::string kind_;
   const bool sync_writes_;
+  // Concurrent writers that wait for a fsync share it (RocksDB's group
+  // commit), so there are more workers than cores.
+  static constexpr size_t kWorkers = 16;
+  // Runs the async calls; its jobs use `this`, so ~Store and Close stop it
+  // before the engine goes.
+  WorkerPool workers_{kWorkers};
 };
 
 class Cursor {

@@ -1,5 +1,5 @@
-"""Crash: a child process running a graph with durability="sync" (fsync on)
-is killed with SIGKILL at random points; after each kill, every turn the
+"""Crash: a child process running a graph with durability="sync" (fsync on),
+with invoke ("run") or with ainvoke on an event loop ("arun"), is killed with SIGKILL at random points; after each kill, every turn the
 child reported finished is stored, and the graph resumes to the same final
 state."""
 
@@ -11,12 +11,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from graphs import chat_graph, expected_messages
 
 from langgraph.checkpoint.rockpoint import RockpointSaver
 
 HERE = Path(__file__).parent
-ROUNDS = 20
+ROUNDS = 10  # per command
 # Turns a killed child aims for: more than any round can finish, so every
 # kill lands mid-run whatever the machine's speed.
 UNREACHABLE = 1_000_000
@@ -24,12 +25,12 @@ MORE_TURNS = 10  # turns the final, uninterrupted resume adds
 FREQUENCY = "3"
 
 
-def _start(store: str, total: int) -> subprocess.Popen[str]:
+def _start(command: str, store: str, total: int) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [
             sys.executable,
             str(HERE / "child.py"),
-            "run",
+            command,
             store,
             "crash",
             FREQUENCY,
@@ -52,12 +53,13 @@ def _stored_turns(store: str) -> tuple[int, list[str]]:
     return values.get("turns", 0), values.get("messages", [])
 
 
-def test_sigkill_at_random_points(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["run", "arun"])
+def test_sigkill_at_random_points(tmp_path: Path, command: str) -> None:
     store = str(tmp_path / "store")
     rng = random.Random(1234)
     kills = 0
     for _ in range(ROUNDS):
-        child = _start(store, UNREACHABLE)
+        child = _start(command, store, UNREACHABLE)
         assert child.stdout is not None
         line = child.stdout.readline()
         assert line.startswith("ready"), line
@@ -81,7 +83,7 @@ def test_sigkill_at_random_points(tmp_path: Path) -> None:
     assert kills == ROUNDS
     # Resume to an end: the same final state as an uninterrupted run.
     final = _stored_turns(store)[0] + MORE_TURNS
-    child = _start(store, final)
+    child = _start(command, store, final)
     out, _ = child.communicate(timeout=300)
     assert child.returncode == 0, out
     turns, messages = _stored_turns(store)

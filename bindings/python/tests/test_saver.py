@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import os
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -332,12 +334,13 @@ class _ThreadRecordingSerde:
         return self.inner.loads_typed(data)
 
 
-@pytest.mark.parametrize(
-    ("kind", "off_loop"), [("fsync", True), ("no-fsync", False), ("memory", False)]
-)
-async def test_async_writes_leave_the_loop_only_for_fsync(
-    tmp_path: Any, kind: str, off_loop: bool
+@pytest.mark.parametrize("kind", ["fsync", "no-fsync", "memory"])
+async def test_async_calls_convert_on_the_loop_and_start_no_python_thread(
+    tmp_path: Any, kind: str
 ) -> None:
+    """Values are serialized and deserialized on the loop's thread; a call
+    that waits for the disk waits on the store's native workers, which are
+    not Python threads and never take the GIL."""
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
     serde = _ThreadRecordingSerde(JsonPlusSerializer())
@@ -347,6 +350,7 @@ async def test_async_writes_leave_the_loop_only_for_fsync(
         saver = RockpointSaver.open(
             str(tmp_path / "s"), sync_writes=kind == "fsync", serde=serde
         )
+    python_threads = set(threading.enumerate())
     async with saver:
         cp = empty_checkpoint()
         cp["channel_values"] = {"x": 1}
@@ -354,7 +358,108 @@ async def test_async_writes_leave_the_loop_only_for_fsync(
         config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
         config = await saver.aput(config, cp, {}, cp["channel_versions"])
         await saver.aput_writes(config, [("x", 2)], "task")
+        got = await saver.aget_tuple(config)
+        assert got is not None
+        assert got.checkpoint["channel_values"] == {"x": 1}
+        assert got.pending_writes == [("task", "x", 2)]
+        assert set(threading.enumerate()) == python_threads
     loop_thread = threading.current_thread().name
-    assert serde.threads and all(
-        (name != loop_thread) == off_loop for name in serde.threads
-    ), serde.threads
+    assert serde.threads and set(serde.threads) == {loop_thread}, serde.threads
+
+
+async def test_async_calls_from_many_loops_and_threads(tmp_path: Any) -> None:
+    """One saver serves any number of event loops at once, each in its own
+    thread, with fsync; every call finishes on the loop that made it."""
+    saver = RockpointSaver.open(str(tmp_path / "s"), sync_writes=True)
+
+    async def chain(thread: str) -> None:
+        config: dict[str, Any] = {
+            "configurable": {"thread_id": thread, "checkpoint_ns": ""}
+        }
+        for i in range(20):
+            cp = empty_checkpoint()
+            cp["channel_values"] = {"i": i}
+            cp["channel_versions"] = {"i": saver.get_next_version(None)}
+            config = await saver.aput(config, cp, {"i": i}, cp["channel_versions"])
+            await saver.aput_writes(config, [("i", i)], "task")
+            got = await saver.aget_tuple(config)
+            assert got is not None and got.metadata["i"] == i
+
+    async def chains(n: int) -> None:
+        await asyncio.wait_for(
+            asyncio.gather(*(chain(f"{n}-{k}") for k in range(8))), 60
+        )
+
+    def run_loop(n: int) -> None:
+        asyncio.run(chains(n))
+
+    with saver, ThreadPoolExecutor(4) as pool:
+        list(pool.map(run_loop, range(4)))  # re-raises a loop's error
+        await chain("the test's own loop")
+        for n in range(4):
+            for k in range(8):
+                listed = list(saver.list({"configurable": {"thread_id": f"{n}-{k}"}}))
+                assert [t.metadata["i"] for t in listed] == list(range(19, -1, -1))
+
+
+def test_async_calls_keep_nothing_of_a_finished_loop(tmp_path: Any) -> None:
+    """Each asyncio.run makes a new loop; what the saver keeps for a loop
+    (an eventfd and its reader) goes with the loop."""
+    import gc
+
+    def open_fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    with RockpointSaver.open(str(tmp_path / "s"), sync_writes=True) as saver:
+        config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+
+        async def read() -> None:
+            assert await saver.aget_tuple(config) is None
+
+        asyncio.run(read())
+        gc.collect()
+        before = open_fds()
+        for _ in range(30):
+            asyncio.run(read())
+        gc.collect()
+        assert open_fds() <= before + 2
+
+
+async def test_async_call_of_a_closed_saver_raises_closed(tmp_path: Any) -> None:
+    saver = RockpointSaver.open(str(tmp_path / "s"), sync_writes=True)
+    config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+    assert await saver.aget_tuple(config) is None
+    saver.close()
+    cp = empty_checkpoint()
+    with pytest.raises(ClosedError):
+        await saver.aput(config, cp, {}, {})
+    with pytest.raises(ClosedError):
+        await saver.aget_tuple(config)
+
+
+async def test_async_calls_with_bad_arguments_raise_and_write_nothing(
+    tmp_path: Any,
+) -> None:
+    """As the sync calls: a bad argument raises (before anything is started
+    when conversion finds it, through the future when the engine does)."""
+    async with RockpointSaver.open(str(tmp_path / "s"), sync_writes=True) as saver:
+        config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+        cp = empty_checkpoint()
+        with pytest.raises(ValueError, match="new_versions"):
+            await saver.aput(config, cp, {}, {"c": 1.5})
+        with pytest.raises(ValueError, match="thread_id"):
+            await saver.aput({"configurable": {}}, cp, {}, {})
+        with pytest.raises(InvalidArgumentError):
+            await saver.aput_writes(config, [("c", 1)], "task")
+        with pytest.raises(TypeError):
+            await saver.aput_writes(
+                {"configurable": {"thread_id": "t", "checkpoint_id": "x"}},
+                [("c",)],
+                "task",
+            )
+        with pytest.raises(TypeError):
+            await saver.aget_tuple(None)  # type: ignore[arg-type]
+        with pytest.raises(KeyError):
+            await saver.aget_tuple({"configurable": {}})
+        assert await saver.aget_tuple(config) is None
+        assert [t async for t in saver.alist(None)] == []

@@ -7,8 +7,13 @@ pool, and closing any of them closes the store once.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import threading
+import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from langgraph.checkpoint.rockpoint import _native
 from langgraph.checkpoint.rockpoint.errors import ClosedError
@@ -18,6 +23,43 @@ from langgraph.checkpoint.rockpoint.retention import Retention
 # writers share one WAL fsync (RocksDB group commit), so more workers than
 # cores pay off for writes.
 _WORKERS = 16
+
+
+class LoopCalls:
+    """The native async calls of one event loop (the native async_calls.h).
+
+    A call's arguments are converted on the loop's thread, the engine runs it
+    on the store's native workers, and the loop reads the outcomes from an
+    eventfd it watches: no thread hop and no GIL taken off the loop.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        # No reference to the loop: SharedStore keys these by a weak
+        # reference to it, and the loop's reader is what keeps this alive.
+        self._done = _native.Completions()
+        self._waiting: dict[int, tuple[asyncio.Future[Any], Any]] = {}
+        self._tickets = itertools.count()
+        loop.add_reader(self._done.fd, self._drain)
+
+    def start(self, call: Callable[..., None], *args: Any, serde: Any = None):
+        """A future of ``call(completions, ticket, *args)``, a native *_async
+        method; raises at once (with nothing started) for bad arguments.
+        ``serde`` converts the result (get_tuple's tuples)."""
+        ticket = next(self._tickets)
+        call(self._done, ticket, *args)
+        future = asyncio.get_running_loop().create_future()
+        self._waiting[ticket] = (future, serde)
+        return future
+
+    def _drain(self) -> None:
+        for ticket, outcome in self._done.drain():
+            future, serde = self._waiting.pop(ticket)
+            if future.done():  # cancelled: the call still ran
+                continue
+            try:
+                future.set_result(outcome.result(serde))
+            except Exception as error:  # noqa: BLE001 - the call's own error
+                future.set_exception(error)
 
 
 class SharedStore:
@@ -32,7 +74,21 @@ class SharedStore:
         self.retention = retention
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopCalls] = (
+            weakref.WeakKeyDictionary()
+        )
         self._closed = False
+
+    def loop_calls(self) -> LoopCalls:
+        """The LoopCalls of the running event loop, created on first use."""
+        loop = asyncio.get_running_loop()
+        calls = self._loops.get(loop)
+        if calls is None:
+            with self._lock:
+                calls = self._loops.get(loop)
+                if calls is None:
+                    calls = self._loops[loop] = LoopCalls(loop)
+        return calls
 
     @property
     def executor(self) -> ThreadPoolExecutor:

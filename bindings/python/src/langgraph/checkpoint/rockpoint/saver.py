@@ -480,11 +480,14 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         return f"{counter + 1:032}.{random.random():016}"
 
     # ---- async API ---------------------------------------------------------
-    # Calls that may wait on the disk run on the store's thread pool: writes
-    # with sync_writes (the WAL fsync) and every RocksDB read (block cache
-    # misses). Calls that cannot (the memory store; RocksDB writes without
-    # fsync, which go to the memtable and the OS page cache) run inline: the
-    # hop to a thread costs more than the call.
+    # Calls that may wait on the disk run off the loop: writes with
+    # sync_writes (the WAL fsync) and every RocksDB read (block cache misses).
+    # put, put_writes and get_tuple run on the store's native workers and
+    # finish on the loop without a thread hop (_shared.LoopCalls); list and
+    # the maintenance calls run on the store's thread pool. Calls that
+    # cannot wait (the memory store; RocksDB writes without fsync, which go
+    # to the memtable and the OS page cache) run inline: any hop costs more
+    # than the call.
 
     def _writes_inline(self) -> bool:
         return not self._shared.native.sync_writes
@@ -499,7 +502,9 @@ class RockpointSaver(BaseCheckpointSaver[str]):
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         if self._reads_inline():
             return self.get_tuple(config)
-        return await self._off_loop(self.get_tuple, config)
+        native = self._shared.native
+        calls = self._shared.loop_calls()
+        return await calls.start(native.get_tuple_async, config, serde=self.serde)
 
     async def alist(
         self,
@@ -549,8 +554,13 @@ class RockpointSaver(BaseCheckpointSaver[str]):
     ) -> RunnableConfig:
         if self._writes_inline():
             return self.put(config, checkpoint, metadata, new_versions)
-        return await self._off_loop(
-            self.put, config, checkpoint, metadata, new_versions
+        return await self._shared.loop_calls().start(
+            self._shared.native.put_async,
+            config,
+            checkpoint,
+            get_checkpoint_metadata(config, metadata),
+            new_versions,
+            self.serde,
         )
 
     async def aput_writes(
@@ -562,7 +572,14 @@ class RockpointSaver(BaseCheckpointSaver[str]):
     ) -> None:
         if self._writes_inline():
             return self.put_writes(config, writes, task_id, task_path)
-        await self._off_loop(self.put_writes, config, writes, task_id, task_path)
+        await self._shared.loop_calls().start(
+            self._shared.native.put_writes_async,
+            config,
+            writes,
+            task_id,
+            task_path,
+            self.serde,
+        )
 
     async def adelete_thread(self, thread_id: str) -> None:
         await self._maintenance(self.delete_thread, thread_id)
