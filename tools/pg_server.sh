@@ -2,8 +2,9 @@
 # A throwaway PostgreSQL server for the tests, kept in one directory DIR
 # (e.g. build/pg-test): the cluster in DIR/data, the Unix socket in
 # DIR/socket (no TCP address), the server log in DIR/server.log. Made for
-# speed, not durability (fsync, full_page_writes and synchronous_commit off);
-# trust authentication on the socket only.
+# speed, not durability (fsync, full_page_writes and synchronous_commit off),
+# unless PG_SERVER_DURABLE=1 (for benchmarks: all three on, as a production
+# server has them); trust authentication on the socket only.
 #
 #   tools/pg_server.sh start DIR         creates the cluster when DIR has
 #                                        none, starts the server unless it
@@ -43,6 +44,8 @@ set -euo pipefail
 
 DATABASE=rockpoint_test
 PORT=5432
+DURABILITY=off
+if [ "${PG_SERVER_DURABLE:-0}" = 1 ]; then DURABILITY=on; fi
 START_TIMEOUT=60
 
 die() {
@@ -216,9 +219,9 @@ listen_addresses = ''
 port = $PORT
 unix_socket_directories = '$SOCKET_DIR'
 max_connections = 200
-fsync = off
-full_page_writes = off
-synchronous_commit = off
+fsync = $DURABILITY
+full_page_writes = $DURABILITY
+synchronous_commit = $DURABILITY
 EOF
 }
 

@@ -1,6 +1,8 @@
-"""Copies the Python benchmarks' reports into the READMEs: bench/python/results.md
+"""Copies the bindings' benchmark reports into the READMEs: bench/python/results.md
 between the pybench markers of bench/README.md and bindings/python/README.md,
-bench/python/agents.md between the agents markers of bench/README.md."""
+bench/python/agents.md between the agents markers of bench/README.md, and
+bindings/node/bench/agents.md between the node-agents markers of
+bindings/node/README.md."""
 
 from pathlib import Path
 
@@ -25,6 +27,7 @@ def main() -> None:
         ["bench/README.md", "bindings/python/README.md"],
     )
     copy("bench/python/agents.md", "agents", ["bench/README.md"])
+    copy("bindings/node/bench/agents.md", "node-agents", ["bindings/node/README.md"])
 
 
 if __name__ == "__main__":

@@ -48,6 +48,61 @@ void CheckPolicy(const std::optional<RetentionPolicy>& retention) {
   if (retention) ThrowIfError(ValidateRetentionPolicy(*retention));
 }
 
+// A put's arguments, converted with the GIL; called without it.
+struct PutCall {
+  CheckpointConfig target;
+  Checkpoint checkpoint;
+  Value metadata;
+  ChannelVersions versions;
+
+  Result<CheckpointConfig> operator()(Checkpointer& engine) const {
+    return engine.Put(target, checkpoint, metadata, versions);
+  }
+};
+
+PutCall PutCallFromPy(nb::handle config, nb::handle checkpoint,
+                      nb::handle metadata, nb::handle new_versions,
+                      nb::handle serde) {
+  Serde s(serde);
+  PutCall call;
+  call.target = ConfigFromPy(config);
+  call.checkpoint = CheckpointFromPy(checkpoint, new_versions, s);
+  call.metadata = MetadataFromPy(metadata, s);
+  call.versions = VersionsFromPy(new_versions, "new_versions");
+  return call;
+}
+
+// The RunnableConfig of a stored checkpoint; raises a failed put's error.
+nb::dict StoredConfigToPy(const Result<CheckpointConfig>& out) {
+  ThrowIfError(out.status());
+  return ConfigToPy(*out->thread_id, out->checkpoint_ns.value_or(""),
+                    *out->checkpoint_id);
+}
+
+// A put_writes' arguments, converted with the GIL; called without it.
+struct PutWritesCall {
+  CheckpointConfig target;
+  std::vector<ChannelWrite> writes;
+  std::string task_id;
+  std::string task_path;
+
+  Status operator()(Checkpointer& engine) const {
+    return engine.PutWrites(target, writes, task_id, task_path);
+  }
+};
+
+PutWritesCall PutWritesCallFromPy(nb::handle config, nb::handle writes,
+                                  nb::handle task_id, nb::handle task_path,
+                                  nb::handle serde) {
+  Serde s(serde);
+  PutWritesCall call;
+  call.target = ConfigFromPy(config);
+  call.writes = WritesFromPy(writes, s);
+  call.task_id = IdFromPy(task_id, "task_id");
+  call.task_path = task_path.is_none() ? "" : IdFromPy(task_path, "task_path");
+  return call;
+}
+
 // As InMemorySaver and SqliteSaver: a config of None is a TypeError, one
 // without configurable.thread_id a KeyError (never None: "no checkpoint"
 // must not hide a config that names no thread).
@@ -141,75 +196,40 @@ std::shared_ptr<Store> Store::OpenMemory(
 nb::dict Store::Put(nb::handle config, nb::handle checkpoint,
                     nb::handle metadata, nb::handle new_versions,
                     nb::handle serde) {
-  Serde s(serde);
-  CheckpointConfig target = ConfigFromPy(config);
-  Checkpoint cp = CheckpointFromPy(checkpoint, new_versions, s);
-  Value md = MetadataFromPy(metadata, s);
-  ChannelVersions versions = VersionsFromPy(new_versions, "new_versions");
-  Result<CheckpointConfig> out =
-      Run<Result<CheckpointConfig>>([&](Checkpointer& engine) {
-        return engine.Put(target, cp, md, versions);
-      });
-  ThrowIfError(out.status());
-  return ConfigToPy(*out->thread_id, out->checkpoint_ns.value_or(""),
-                    *out->checkpoint_id);
+  PutCall call =
+      PutCallFromPy(config, checkpoint, metadata, new_versions, serde);
+  return StoredConfigToPy(Run<Result<CheckpointConfig>>(call));
 }
 
 void Store::PutAsync(const Completions& done, uint64_t ticket,
                      nb::handle config, nb::handle checkpoint,
                      nb::handle metadata, nb::handle new_versions,
                      nb::handle serde) {
-  Serde s(serde);
-  CheckpointConfig target = ConfigFromPy(config);
-  Checkpoint cp = CheckpointFromPy(checkpoint, new_versions, s);
-  Value md = MetadataFromPy(metadata, s);
-  ChannelVersions versions = VersionsFromPy(new_versions, "new_versions");
   Start<Result<CheckpointConfig>>(
       done, ticket,
-      [target = std::move(target), cp = std::move(cp), md = std::move(md),
-       versions = std::move(versions)](Checkpointer& engine) {
-        return engine.Put(target, cp, md, versions);
-      },
+      PutCallFromPy(config, checkpoint, metadata, new_versions, serde),
       [](const Result<CheckpointConfig>& out, nb::handle) -> nb::object {
-        ThrowIfError(out.status());
-        return ConfigToPy(*out->thread_id, out->checkpoint_ns.value_or(""),
-                          *out->checkpoint_id);
+        return StoredConfigToPy(out);
       });
+}
+
+void Store::PutWrites(nb::handle config, nb::handle writes, nb::handle task_id,
+                      nb::handle task_path, nb::handle serde) {
+  PutWritesCall call =
+      PutWritesCallFromPy(config, writes, task_id, task_path, serde);
+  ThrowIfError(Run<Status>(call));
 }
 
 void Store::PutWritesAsync(const Completions& done, uint64_t ticket,
                            nb::handle config, nb::handle writes,
                            nb::handle task_id, nb::handle task_path,
                            nb::handle serde) {
-  Serde s(serde);
-  CheckpointConfig target = ConfigFromPy(config);
-  std::vector<ChannelWrite> converted = WritesFromPy(writes, s);
-  std::string task = IdFromPy(task_id, "task_id");
-  std::string path =
-      task_path.is_none() ? "" : IdFromPy(task_path, "task_path");
-  Start<Status>(
-      done, ticket,
-      [target = std::move(target), converted = std::move(converted),
-       task = std::move(task), path = std::move(path)](Checkpointer& engine) {
-        return engine.PutWrites(target, converted, task, path);
-      },
-      [](const Status& status, nb::handle) -> nb::object {
-        ThrowIfError(status);
-        return nb::none();
-      });
-}
-
-void Store::PutWrites(nb::handle config, nb::handle writes, nb::handle task_id,
-                      nb::handle task_path, nb::handle serde) {
-  Serde s(serde);
-  CheckpointConfig target = ConfigFromPy(config);
-  std::vector<ChannelWrite> converted = WritesFromPy(writes, s);
-  std::string task = IdFromPy(task_id, "task_id");
-  std::string path =
-      task_path.is_none() ? "" : IdFromPy(task_path, "task_path");
-  ThrowIfError(Run<Status>([&](Checkpointer& engine) {
-    return engine.PutWrites(target, converted, task, path);
-  }));
+  Start<Status>(done, ticket,
+                PutWritesCallFromPy(config, writes, task_id, task_path, serde),
+                [](const Status& status, nb::handle) -> nb::object {
+                  ThrowIfError(status);
+                  return nb::none();
+                });
 }
 
 nb::object Store::GetTuple(nb::handle config, nb::handle serde) {
