@@ -90,8 +90,10 @@ class WorkerPool {
 
   // Runs `job` on a worker; after Stop, on the calling thread.
   void Post(std::function<void()> job);
-  // Runs the jobs already posted, then joins the threads. Idempotent. The
-  // caller must not hold the GIL (the jobs may wait for the disk).
+  // Runs the jobs already posted, then joins the threads. Idempotent. Jobs
+  // never take the GIL, so a caller that holds it cannot deadlock here, but
+  // it stalls Python while they wait for the disk; Store::Close releases the
+  // GIL first (~Store, when a store is dropped unclosed, cannot).
   void Stop();
 
  private:
