@@ -19,9 +19,9 @@ from langgraph.checkpoint.rockpoint import _native
 from langgraph.checkpoint.rockpoint.errors import ClosedError
 from langgraph.checkpoint.rockpoint.retention import Retention
 
-# Worker threads for calls run off the event loop. Concurrent fsyncing
-# writers share one WAL fsync (RocksDB group commit), so more workers than
-# cores pay off for writes.
+# Python threads for the async calls that LoopCalls does not serve (alist,
+# the maintenance calls). Concurrent fsyncing writes share one WAL fsync
+# (RocksDB group commit), so more threads than cores pay off for them.
 _WORKERS = 16
 
 
@@ -64,7 +64,8 @@ class LoopCalls:
 
 class SharedStore:
     """One open native store, its path, its retention policy (None: no
-    sweeper), and the pool async calls run on."""
+    sweeper), the LoopCalls of each event loop that used it, and the thread
+    pool of the other async calls."""
 
     def __init__(
         self, native: _native.Store, path: str, retention: Retention | None = None

@@ -390,6 +390,18 @@ class RockpointSaver(BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         return self._shared.native.put(
+            *self._put_args(config, checkpoint, metadata, new_versions)
+        )
+
+    def _put_args(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> tuple[Any, ...]:
+        """The native put's arguments, for put and aput alike."""
+        return (
             config,
             checkpoint,
             get_checkpoint_metadata(config, metadata),
@@ -556,11 +568,7 @@ class RockpointSaver(BaseCheckpointSaver[str]):
             return self.put(config, checkpoint, metadata, new_versions)
         return await self._shared.loop_calls().start(
             self._shared.native.put_async,
-            config,
-            checkpoint,
-            get_checkpoint_metadata(config, metadata),
-            new_versions,
-            self.serde,
+            *self._put_args(config, checkpoint, metadata, new_versions),
         )
 
     async def aput_writes(
