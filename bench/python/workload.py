@@ -12,12 +12,14 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver, empty_checkpoint
-from langgraph.graph import START, StateGraph
+from langgraph.graph import START, MessagesState, StateGraph
 from typing_extensions import TypedDict
 
 STATE_BYTES = 1024
 THREAD_LENGTH = 1000
+CHAT_TURNS = 10
 Op = Callable[[], Any]
 
 
@@ -155,5 +157,35 @@ def setup_graph_step(saver: BaseCheckpointSaver) -> Op:
 
     def op() -> Any:
         return graph.invoke({"x": 0, "log": ""}, config)
+
+    return op
+
+
+def build_chat_graph(saver: BaseCheckpointSaver) -> Any:
+    """A one-node chat graph on MessagesState: each turn appends the user's
+    message and a reply that echoes it (add_messages, as a chat agent)."""
+
+    def chat(state: MessagesState) -> dict[str, Any]:
+        last = state["messages"][-1].content
+        return {"messages": [AIMessage(content=f"reply to {last} " + "r" * 200)]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("chat", chat)
+    builder.add_edge(START, "chat")
+    return builder.compile(checkpointer=saver)
+
+
+def setup_chat(saver: BaseCheckpointSaver) -> Op:
+    """One call is a whole conversation of CHAT_TURNS turns on a new thread;
+    it checks that the thread holds every message afterwards."""
+    graph = build_chat_graph(saver)
+
+    def op() -> Any:
+        config = _config(f"chat-{uuid.uuid4()}")
+        for turn in range(CHAT_TURNS):
+            text = f"turn {turn}: " + "h" * 200
+            out = graph.invoke({"messages": [HumanMessage(content=text)]}, config)
+        assert len(out["messages"]) == 2 * CHAT_TURNS, len(out["messages"])
+        return out
 
     return op
