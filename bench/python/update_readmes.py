@@ -1,8 +1,8 @@
 """Copies the bindings' benchmark reports into the READMEs: bench/python/results.md
 between the pybench markers of bench/README.md and bindings/python/README.md,
 bench/python/agents.md between the agents markers of bench/README.md, and
-bindings/node/bench/agents.md between the node-agents markers of
-bindings/node/README.md."""
+bindings/node/bench/agents.md and bindings/node/bench/steps.md between the
+node-agents and node-steps markers of bindings/node/README.md."""
 
 from pathlib import Path
 
@@ -28,6 +28,7 @@ def main() -> None:
     )
     copy("bench/python/agents.md", "agents", ["bench/README.md"])
     copy("bindings/node/bench/agents.md", "node-agents", ["bindings/node/README.md"])
+    copy("bindings/node/bench/steps.md", "node-steps", ["bindings/node/README.md"])
 
 
 if __name__ == "__main__":

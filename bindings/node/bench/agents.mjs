@@ -20,50 +20,29 @@
 //
 // --pg defaults to $ROCKPOINT_TEST_POSTGRES_URL; without either, the
 // PostgresSaver rows are left out.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
-import pg from "pg";
 
-import { RockpointSaver } from "../src/index.js";
+import {
+  STEP_INPUT,
+  benchCommand,
+  buildStepGraph,
+  commit,
+  openers,
+  parseArgs,
+  shuffled,
+} from "./common.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, ...value] = arg.replace(/^--/, "").split("=");
-    return [key, value.join("=")];
-  }),
-);
+const args = parseArgs();
 const LEVELS = (args.agents ?? "1,8,32,128").split(",").map(Number);
 const SECONDS = Number(args.seconds ?? 5);
 const PG_URL = args.pg ?? process.env.ROCKPOINT_TEST_POSTGRES_URL ?? "";
 const SAVERS = args.savers?.split(","); // default: all (memory always runs)
 const POOL_MAX = 32;
-const INPUT = { x: 0, log: "" };
-
-const State = Annotation.Root({
-  x: Annotation(),
-  log: Annotation(),
-});
-
-function buildGraph(checkpointer) {
-  const step = (name) => (state) => ({ x: state.x + 1, log: name.repeat(300) });
-  return new StateGraph(State)
-    .addNode("a", step("a"))
-    .addNode("b", step("b"))
-    .addNode("c", step("c"))
-    .addEdge(START, "a")
-    .addEdge("a", "b")
-    .addEdge("b", "c")
-    .addEdge("c", END)
-    .compile({ checkpointer });
-}
-
 // The saver writes one invoke makes (puts and putWrites), counted on a
 // MemorySaver.
 async function writesPerInvoke() {
@@ -79,11 +58,11 @@ async function writesPerInvoke() {
     }
   }
   const saver = new Counting();
-  const graph = buildGraph(saver);
+  const graph = buildStepGraph(saver);
   const config = { configurable: { thread_id: "count" }, durability: "sync" };
-  await graph.invoke(INPUT, config);
+  await graph.invoke(STEP_INPUT, config);
   const before = saver.calls;
-  await graph.invoke(INPUT, config);
+  await graph.invoke(STEP_INPUT, config);
   return saver.calls - before;
 }
 
@@ -136,7 +115,7 @@ async function runWindow(graph, agents) {
     };
     while (performance.now() < deadline) {
       try {
-        await graph.invoke(INPUT, config);
+        await graph.invoke(STEP_INPUT, config);
         window.invokes += 1;
       } catch (error) {
         window.errors += 1;
@@ -152,60 +131,6 @@ async function runWindow(graph, agents) {
   window.seconds = (performance.now() - started) / 1000;
   window.fsyncs = await fsyncs.stop();
   return window;
-}
-
-// Each opener returns {saver, close}.
-function openers(work) {
-  const out = {
-    memory: async () => ({ saver: new MemorySaver(), close: async () => {} }),
-    rockpoint: async () => {
-      const dir = fs.mkdtempSync(path.join(work, "rockpoint-"));
-      const saver = await RockpointSaver.open(path.join(dir, "store"), {
-        syncWrites: true,
-      });
-      return { saver, close: () => saver.close() };
-    },
-    sqlite: async () => {
-      const dir = fs.mkdtempSync(path.join(work, "sqlite-"));
-      const saver = SqliteSaver.fromConnString(path.join(dir, "db.sqlite"));
-      saver.db.pragma("journal_mode = WAL");
-      saver.db.pragma("synchronous = FULL");
-      return { saver, close: async () => saver.db.close() };
-    },
-  };
-  if (PG_URL) {
-    out.postgres = async () => {
-      // As libpq does, a URL without a user name means the OS user's.
-      process.env.PGUSER ??= os.userInfo().username;
-      const pool = new pg.Pool({ connectionString: PG_URL, max: POOL_MAX });
-      const schema = `agents_${process.pid}_${Date.now()}`;
-      await pool.query(`CREATE SCHEMA ${schema}`);
-      const saver = new PostgresSaver(pool, undefined, { schema });
-      await saver.setup();
-      return {
-        saver,
-        close: async () => {
-          await pool.query(`DROP SCHEMA ${schema} CASCADE`);
-          await pool.end();
-        },
-      };
-    };
-  }
-  if (SAVERS) {
-    for (const name of Object.keys(out)) {
-      if (name !== "memory" && !SAVERS.includes(name)) delete out[name];
-    }
-  }
-  return out;
-}
-
-function shuffled(items) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 function fdatasyncFloor(work, n = 200) {
@@ -226,22 +151,8 @@ function fdatasyncFloor(work, n = 200) {
   return times[Math.floor(n / 2)];
 }
 
-function commit() {
-  try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], {
-      cwd: path.dirname(new URL(import.meta.url).pathname),
-      encoding: "utf8",
-    }).trim();
-  } catch {
-    return "unknown";
-  }
-}
-
 function report(rows, perInvoke, floor, loadBefore) {
-  // bench/agents.sh names itself (its --pg is a temporary server's).
-  const command =
-    process.env.ROCKPOINT_AGENTS_COMMAND ??
-    ["node bench/agents.mjs", ...process.argv.slice(2)].join(" ");
+  const command = benchCommand("agents.mjs");
   const lines = [
     `Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} at ` +
       `${commit()}, ${os.cpus().length} cores, load before ` +
@@ -278,14 +189,20 @@ async function main() {
   try {
     const perInvoke = await writesPerInvoke();
     const floor = fdatasyncFloor(work);
-    const open = openers(work);
+    const open = openers(work, {
+      durable: true,
+      pgUrl: PG_URL,
+      poolMax: POOL_MAX,
+      schemaPrefix: "agents",
+      savers: SAVERS,
+    });
     const rows = [];
     for (const agents of LEVELS) {
       const level = [];
       for (const name of shuffled(Object.keys(open))) {
         const { saver, close } = await open[name]();
         try {
-          const window = await runWindow(buildGraph(saver), agents);
+          const window = await runWindow(buildStepGraph(saver), agents);
           level.push({ agents, saver: name, ...window });
           console.error(
             `agents ${agents} ${name}: ` +

@@ -28,32 +28,24 @@
 // pg.Pool) when a server is given: bench/steps.sh starts one with fsync off.
 // MemorySaver is the reference. --pg defaults to $ROCKPOINT_TEST_POSTGRES_URL;
 // without either, the PostgresSaver rows are left out.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+
 import {
-  Annotation,
-  END,
-  MessagesAnnotation,
-  START,
-  StateGraph,
-} from "@langchain/langgraph";
-import pg from "pg";
+  STEP_INPUT,
+  benchCommand,
+  buildStepGraph,
+  commit,
+  openers,
+  parseArgs,
+  shuffled,
+} from "./common.mjs";
 
-import { RockpointSaver } from "../src/index.js";
-
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, ...value] = arg.replace(/^--/, "").split("=");
-    return [key, value.join("=")];
-  }),
-);
+const args = parseArgs();
 const QUICK = "quick" in args;
 const ROUNDS = Number(args.rounds ?? (QUICK ? 2 : 10));
 const SAMPLES = Number(args.samples ?? (QUICK ? 10 : 240));
@@ -63,25 +55,6 @@ const SAVERS = args.savers?.split(","); // default: all (memory always runs)
 const INVOKES_PER_THREAD = 50;
 const TURNS = 10;
 const TEXT = "lorem ipsum dolor sit amet, ".repeat(8).slice(0, 200);
-const INPUT = { x: 0, log: "" };
-
-const State = Annotation.Root({
-  x: Annotation(),
-  log: Annotation(),
-});
-
-function buildStepGraph(checkpointer) {
-  const step = (name) => (state) => ({ x: state.x + 1, log: name.repeat(300) });
-  return new StateGraph(State)
-    .addNode("a", step("a"))
-    .addNode("b", step("b"))
-    .addNode("c", step("c"))
-    .addEdge(START, "a")
-    .addEdge("a", "b")
-    .addEdge("b", "c")
-    .addEdge("c", END)
-    .compile({ checkpointer });
-}
 
 function buildChatGraph(checkpointer) {
   const chat = (state) => {
@@ -103,7 +76,7 @@ function stepSampler(graph) {
     if (invokes++ % INVOKES_PER_THREAD === 0) {
       config = { configurable: { thread_id: crypto.randomUUID() } };
     }
-    await graph.invoke(INPUT, config);
+    await graph.invoke(STEP_INPUT, config);
     return config;
   };
 }
@@ -156,77 +129,12 @@ const WORKLOAD_SPECS = {
   },
 };
 
-// Each opener returns {saver, close}.
-function openers(work) {
-  const out = {
-    memory: async () => ({ saver: new MemorySaver(), close: async () => {} }),
-    rockpoint: async () => {
-      const dir = fs.mkdtempSync(path.join(work, "rockpoint-"));
-      const saver = await RockpointSaver.open(path.join(dir, "store"), {
-        syncWrites: false,
-      });
-      return { saver, close: () => saver.close() };
-    },
-    sqlite: async () => {
-      const dir = fs.mkdtempSync(path.join(work, "sqlite-"));
-      const saver = SqliteSaver.fromConnString(path.join(dir, "db.sqlite"));
-      saver.db.pragma("journal_mode = WAL");
-      saver.db.pragma("synchronous = NORMAL");
-      return { saver, close: async () => saver.db.close() };
-    },
-  };
-  if (PG_URL) {
-    out.postgres = async () => {
-      // As libpq does, a URL without a user name means the OS user's.
-      process.env.PGUSER ??= os.userInfo().username;
-      const pool = new pg.Pool({ connectionString: PG_URL });
-      const schema = `steps_${process.pid}_${Date.now()}`;
-      await pool.query(`CREATE SCHEMA ${schema}`);
-      const saver = new PostgresSaver(pool, undefined, { schema });
-      await saver.setup();
-      return {
-        saver,
-        close: async () => {
-          await pool.query(`DROP SCHEMA ${schema} CASCADE`);
-          await pool.end();
-        },
-      };
-    };
-  }
-  if (SAVERS) {
-    for (const name of Object.keys(out)) {
-      if (name !== "memory" && !SAVERS.includes(name)) delete out[name];
-    }
-  }
-  return out;
-}
-
-function shuffled(items) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-
 function median(sorted) {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 function p99(sorted) {
   return sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))];
-}
-
-function commit() {
-  try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], {
-      cwd: path.dirname(new URL(import.meta.url).pathname),
-      encoding: "utf8",
-    }).trim();
-  } catch {
-    return "unknown";
-  }
 }
 
 // The runs of one workload on one saver: {graph, sample, check, times}.
@@ -326,10 +234,7 @@ function targets(times) {
 }
 
 function report(times, loadBefore, seconds) {
-  // bench/steps.sh names itself (its --pg is a temporary server's).
-  const command =
-    process.env.ROCKPOINT_STEPS_COMMAND ??
-    ["node bench/steps.mjs", ...process.argv.slice(2)].join(" ");
+  const command = benchCommand("steps.mjs");
   const perRound = WORKLOADS.map(
     (w) => `${WORKLOAD_SPECS[w].samples} × ${WORKLOAD_SPECS[w].label}`,
   ).join(", ");
@@ -378,8 +283,14 @@ async function main() {
   const opened = [];
   try {
     const savers = {};
-    for (const [name, open] of Object.entries(openers(work))) {
-      const { saver, close } = await open();
+    const open = openers(work, {
+      durable: false,
+      pgUrl: PG_URL,
+      schemaPrefix: "steps",
+      savers: SAVERS,
+    });
+    for (const [name, opener] of Object.entries(open)) {
+      const { saver, close } = await opener();
       opened.push(close);
       savers[name] = saver;
     }
