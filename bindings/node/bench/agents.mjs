@@ -43,6 +43,7 @@ const SECONDS = Number(args.seconds ?? 5);
 const PG_URL = args.pg ?? process.env.ROCKPOINT_TEST_POSTGRES_URL ?? "";
 const SAVERS = args.savers?.split(","); // default: all (memory always runs)
 const POOL_MAX = 32;
+
 // The saver writes one invoke makes (puts and putWrites), counted on a
 // MemorySaver.
 async function writesPerInvoke() {

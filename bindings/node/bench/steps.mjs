@@ -3,7 +3,7 @@
 // ("async": the saver's writes overlap the next node, and the invoke waits
 // for them before it returns), on each saver of the no-fsync class. Two
 // workloads:
-// - "3-node invoke": the graph of agents.mjs (nodes a, b, c), one invoke per
+// - "3-node invoke": the graph of agents.mjs (common.mjs), one invoke per
 //   sample, on threads that grow (a new thread every 50 invokes);
 // - "10-turn chat": a one-node MessagesAnnotation graph that echoes the
 //   human message, one sample being a whole conversation of 10 invokes on a
