@@ -425,6 +425,45 @@ def test_async_calls_keep_nothing_of_a_finished_loop(tmp_path: Any) -> None:
         assert open_fds() <= before + 2
 
 
+async def test_closing_a_saver_frees_what_the_running_loop_kept(tmp_path: Any) -> None:
+    """A loop outlives the savers it serves: closing one, on the loop's
+    thread (close) or off it (aclose), frees its eventfd and reader, so a
+    long-lived loop does not gather one per saver opened."""
+    import gc
+
+    config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+
+    async def open_read_close(use_aclose: bool) -> None:
+        saver = RockpointSaver.open(str(tmp_path / "s"), sync_writes=True)
+        assert await saver.aget_tuple(config) is None
+        if use_aclose:
+            await saver.aclose()
+            await asyncio.sleep(0)  # the loop's turn that lets go of it
+        else:
+            saver.close()
+
+    for use_aclose in (False, True):
+        await open_read_close(use_aclose)
+        gc.collect()
+        before = len(os.listdir("/proc/self/fd"))
+        for _ in range(30):
+            await open_read_close(use_aclose)
+        gc.collect()
+        assert len(os.listdir("/proc/self/fd")) <= before + 2, use_aclose
+
+
+async def test_a_write_in_flight_settles_when_the_saver_closes(tmp_path: Any) -> None:
+    """A call started before close from another thread is settled, not left
+    pending by the loop no longer watching the store."""
+    saver = RockpointSaver.open(str(tmp_path / "s"), sync_writes=True)
+    config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+    written = asyncio.ensure_future(saver.aput(config, empty_checkpoint(), {}, {}))
+    await asyncio.sleep(0)  # the put starts
+    await saver.aclose()
+    stored = await asyncio.wait_for(written, timeout=30)
+    assert stored["configurable"]["thread_id"] == "t"
+
+
 async def test_async_call_of_a_closed_saver_raises_closed(tmp_path: Any) -> None:
     saver = RockpointSaver.open(str(tmp_path / "s"), sync_writes=True)
     config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}

@@ -8,6 +8,7 @@ pool, and closing any of them closes the store once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import threading
 import weakref
@@ -51,6 +52,13 @@ class LoopCalls:
         self._waiting[ticket] = (future, serde)
         return future
 
+    def close(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Settles the calls that finished and stops watching, which frees
+        the eventfd. On the loop's thread, once the store's workers are
+        stopped (every call started has then finished)."""
+        self._drain()
+        loop.remove_reader(self._done.fd)
+
     def _drain(self) -> None:
         for ticket, outcome in self._done.drain():
             future, serde = self._waiting.pop(ticket)
@@ -81,11 +89,14 @@ class SharedStore:
         self._closed = False
 
     def loop_calls(self) -> LoopCalls:
-        """The LoopCalls of the running event loop, created on first use."""
+        """The LoopCalls of the running event loop, created on first use.
+        Raises ClosedError once closed."""
         loop = asyncio.get_running_loop()
         calls = self._loops.get(loop)
-        if calls is None:
+        if calls is None or self._closed:
             with self._lock:
+                if self._closed:
+                    raise ClosedError("the saver is closed")
                 calls = self._loops.get(loop)
                 if calls is None:
                     calls = self._loops[loop] = LoopCalls(loop)
@@ -120,3 +131,24 @@ class SharedStore:
         self.native.close()
         if executor is not None:
             executor.shutdown(wait=False)
+        # Loops outlive savers: each must stop watching this store's eventfd.
+        for loop, calls in list(self._loops.items()):
+            _call_on(loop, calls.close, loop)
+        self._loops.clear()
+
+
+def _call_on(
+    loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any
+) -> None:
+    """fn(*args) on `loop`'s thread: now when it is this thread's running
+    loop, else at the loop's next turn; never on a closed loop (its readers
+    went with it)."""
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if loop is running:
+        fn(*args)
+        return
+    with contextlib.suppress(RuntimeError):  # the loop is closed
+        loop.call_soon_threadsafe(fn, *args)
