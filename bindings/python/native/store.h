@@ -143,8 +143,9 @@ class Store : public std::enable_shared_from_this<Store> {
   // Concurrent writers that wait for a fsync share it (RocksDB's group
   // commit), so there are more workers than cores.
   static constexpr size_t kWorkers = 16;
-  // Runs the async calls; its jobs use `this`, so ~Store and Close stop it
-  // before the engine goes.
+  // Runs the async calls; its jobs use `this`. ~Store stops it before the
+  // engine goes; Close closes the engine first, so the jobs left find the
+  // store closed, then stops it.
   WorkerPool workers_{kWorkers};
 };
 

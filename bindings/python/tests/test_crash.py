@@ -1,6 +1,7 @@
 """Crash: a child process running a graph with durability="sync" (fsync on),
-with invoke ("run") or with ainvoke on an event loop ("arun"), is killed with SIGKILL at random points; after each kill, every turn the
-child reported finished is stored, and the graph resumes to the same final
+with invoke ("run") or with ainvoke on an event loop ("arun"), is killed
+with SIGKILL at random points; after each kill, every turn the child
+reported finished is stored, and the graph resumes to the same final
 state."""
 
 import os
