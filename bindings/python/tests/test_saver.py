@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 import os
 import subprocess
 import sys
@@ -402,14 +403,15 @@ async def test_async_calls_from_many_loops_and_threads(tmp_path: Any) -> None:
                 assert [t.metadata["i"] for t in listed] == list(range(19, -1, -1))
 
 
+def _open_fds() -> int:
+    """The process's open file descriptors, after a collection."""
+    gc.collect()
+    return len(os.listdir("/proc/self/fd"))
+
+
 def test_async_calls_keep_nothing_of_a_finished_loop(tmp_path: Any) -> None:
     """Each asyncio.run makes a new loop; what the saver keeps for a loop
     (an eventfd and its reader) goes with the loop."""
-    import gc
-
-    def open_fds() -> int:
-        return len(os.listdir("/proc/self/fd"))
-
     with RockpointSaver.open(str(tmp_path / "s"), sync_writes=True) as saver:
         config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
 
@@ -417,20 +419,16 @@ def test_async_calls_keep_nothing_of_a_finished_loop(tmp_path: Any) -> None:
             assert await saver.aget_tuple(config) is None
 
         asyncio.run(read())
-        gc.collect()
-        before = open_fds()
+        before = _open_fds()
         for _ in range(30):
             asyncio.run(read())
-        gc.collect()
-        assert open_fds() <= before + 2
+        assert _open_fds() <= before + 2
 
 
 async def test_closing_a_saver_frees_what_the_running_loop_kept(tmp_path: Any) -> None:
     """A loop outlives the savers it serves: closing one, on the loop's
     thread (close) or off it (aclose), frees its eventfd and reader, so a
     long-lived loop does not gather one per saver opened."""
-    import gc
-
     config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
 
     async def open_read_close(use_aclose: bool) -> None:
@@ -444,12 +442,10 @@ async def test_closing_a_saver_frees_what_the_running_loop_kept(tmp_path: Any) -
 
     for use_aclose in (False, True):
         await open_read_close(use_aclose)
-        gc.collect()
-        before = len(os.listdir("/proc/self/fd"))
+        before = _open_fds()
         for _ in range(30):
             await open_read_close(use_aclose)
-        gc.collect()
-        assert len(os.listdir("/proc/self/fd")) <= before + 2, use_aclose
+        assert _open_fds() <= before + 2, use_aclose
 
 
 async def test_a_write_in_flight_settles_when_the_saver_closes(tmp_path: Any) -> None:
