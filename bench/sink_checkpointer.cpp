@@ -21,7 +21,7 @@ class EmptyCursor final : public TupleCursor {
 
 }  // namespace
 
-Result<CheckpointConfig> SinkCheckpointer::Put(
+Result<CheckpointConfig> SinkCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
   if (!config.thread_id) {
@@ -43,9 +43,9 @@ Result<CheckpointConfig> SinkCheckpointer::Put(
   return tuple.config;
 }
 
-Status SinkCheckpointer::PutWrites(const CheckpointConfig& config,
-                                   const std::vector<ChannelWrite>&,
-                                   std::string_view, std::string_view) {
+Status SinkCheckpointer::DoPutWrites(const CheckpointConfig& config,
+                                     const std::vector<ChannelWrite>&,
+                                     std::string_view, std::string_view) {
   if (!config.thread_id || !config.checkpoint_id) {
     return Status::InvalidArgument(
         "put_writes: thread_id and checkpoint_id are required");
@@ -54,7 +54,7 @@ Status SinkCheckpointer::PutWrites(const CheckpointConfig& config,
   return Status::OK();
 }
 
-Result<std::optional<CheckpointTuple>> SinkCheckpointer::GetTuple(
+Result<std::optional<CheckpointTuple>> SinkCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
   if (!config.thread_id) return std::optional<CheckpointTuple>();
   base::MutexLock lock(&mu_);
@@ -68,12 +68,12 @@ Result<std::optional<CheckpointTuple>> SinkCheckpointer::GetTuple(
   return std::optional<CheckpointTuple>(it->second);
 }
 
-Result<std::unique_ptr<TupleCursor>> SinkCheckpointer::List(
+Result<std::unique_ptr<TupleCursor>> SinkCheckpointer::DoList(
     const ListOptions&) {
   return std::unique_ptr<TupleCursor>(new EmptyCursor());
 }
 
-Status SinkCheckpointer::DeleteThread(std::string_view thread_id) {
+Status SinkCheckpointer::DoDeleteThread(std::string_view thread_id) {
   base::MutexLock lock(&mu_);
   std::erase_if(latest_, [&](const auto& entry) {
     return entry.first.first == thread_id;
@@ -81,15 +81,15 @@ Status SinkCheckpointer::DeleteThread(std::string_view thread_id) {
   return Status::OK();
 }
 
-Status SinkCheckpointer::DeleteForRuns(const std::vector<std::string>&) {
+Status SinkCheckpointer::DoDeleteForRuns(const std::vector<std::string>&) {
   return Status::OK();
 }
 
-Status SinkCheckpointer::CopyThread(std::string_view, std::string_view) {
+Status SinkCheckpointer::DoCopyThread(std::string_view, std::string_view) {
   return Status::OK();
 }
 
-Status SinkCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+Status SinkCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
   if (!config.thread_id || !config.checkpoint_id) {
     return Status::InvalidArgument(
         "hide_checkpoint needs config.thread_id and config.checkpoint_id");
@@ -105,28 +105,28 @@ Status SinkCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
   return Status::OK();
 }
 
-Status SinkCheckpointer::Prune(const std::vector<std::string>&, PruneStrategy,
-                               size_t) {
+Status SinkCheckpointer::DoPrune(const std::vector<std::string>&, PruneStrategy,
+                                 size_t) {
   return Status::OK();
 }
 
-Result<RetentionReport> SinkCheckpointer::Expire(
+Result<RetentionReport> SinkCheckpointer::DoExpire(
     const std::vector<std::string>&, const ExpiryRule&) {
   return RetentionReport{};
 }
 
-Result<DeltaHistory> SinkCheckpointer::GetDeltaChannelHistory(
+Result<DeltaHistory> SinkCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig&, const std::vector<std::string>& channels) {
   DeltaHistory history;
   for (const std::string& channel : channels) history[channel];
   return history;
 }
 
-Result<ThreadPage> SinkCheckpointer::ListThreads(const ListThreadsOptions&) {
+Result<ThreadPage> SinkCheckpointer::DoListThreads(const ListThreadsOptions&) {
   return ThreadPage{};
 }
 
-Status SinkCheckpointer::Close() {
+Status SinkCheckpointer::DoClose() {
   base::MutexLock lock(&mu_);
   closed_ = true;
   latest_.clear();

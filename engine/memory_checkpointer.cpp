@@ -6,7 +6,6 @@
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
 #include "engine/memory_ops.h"
-#include "engine/retention_rule.h"
 #include "engine/validation.h"
 
 namespace rockpoint {
@@ -23,22 +22,27 @@ struct MemoryCheckpointer::State {
 };
 
 MemoryCheckpointer::MemoryCheckpointer(CheckpointerLimits limits)
-    : limits_(limits), state_(std::make_unique<State>()) {}
+    : Checkpointer(FrontChecks{.limits = limits, .store_name = "memory:"}),
+      state_(std::make_unique<State>()) {}
 
 MemoryCheckpointer::~MemoryCheckpointer() = default;
 
-Status MemoryCheckpointer::Close() {
+Result<std::vector<WriteLocation>> MemoryCheckpointer::FindOrphanWrites() {
+  base::MutexLock lock(&state_->mu);
+  RP_RETURN_IF_ERROR(state_->CheckOpen());
+  return memory::FindOrphanWrites(state_->threads);
+}
+
+Status MemoryCheckpointer::DoClose() {
   base::MutexLock lock(&state_->mu);
   state_->closed = true;
   state_->threads.clear();
   return Status::OK();
 }
 
-Result<CheckpointConfig> MemoryCheckpointer::Put(
+Result<CheckpointConfig> MemoryCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
-  RP_RETURN_IF_ERROR(
-      ValidatePut(config, checkpoint, metadata, new_versions, limits_));
   memory::PutRecord record =
       memory::MakePutRecord(config, checkpoint, metadata, new_versions);
   CheckpointConfig stored{record.where.thread, record.where.ns, checkpoint.id};
@@ -48,12 +52,10 @@ Result<CheckpointConfig> MemoryCheckpointer::Put(
   return stored;
 }
 
-Status MemoryCheckpointer::PutWrites(const CheckpointConfig& config,
-                                     const std::vector<ChannelWrite>& writes,
-                                     std::string_view task_id,
-                                     std::string_view task_path) {
-  RP_RETURN_IF_ERROR(
-      ValidatePutWrites(config, writes, task_id, task_path, limits_));
+Status MemoryCheckpointer::DoPutWrites(const CheckpointConfig& config,
+                                       const std::vector<ChannelWrite>& writes,
+                                       std::string_view task_id,
+                                       std::string_view task_path) {
   memory::WritesRecord record =
       memory::MakeWritesRecord(config, writes, task_id, task_path);
   base::MutexLock lock(&state_->mu);
@@ -62,16 +64,15 @@ Status MemoryCheckpointer::PutWrites(const CheckpointConfig& config,
   return Status::OK();
 }
 
-Result<std::optional<CheckpointTuple>> MemoryCheckpointer::GetTuple(
+Result<std::optional<CheckpointTuple>> MemoryCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   return memory::GetTupleIn(state_->threads, config);
 }
 
-Result<std::unique_ptr<TupleCursor>> MemoryCheckpointer::List(
+Result<std::unique_ptr<TupleCursor>> MemoryCheckpointer::DoList(
     const ListOptions& options) {
-  RP_RETURN_IF_ERROR(ValidateListOptions(options));
   std::vector<CheckpointTuple> tuples;
   {
     base::MutexLock lock(&state_->mu);
@@ -81,14 +82,14 @@ Result<std::unique_ptr<TupleCursor>> MemoryCheckpointer::List(
   return memory::MakeSnapshotCursor(std::move(tuples));
 }
 
-Status MemoryCheckpointer::DeleteThread(std::string_view thread_id) {
+Status MemoryCheckpointer::DoDeleteThread(std::string_view thread_id) {
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   memory::DeleteThreadIn(state_->threads, thread_id);
   return Status::OK();
 }
 
-Status MemoryCheckpointer::DeleteForRuns(
+Status MemoryCheckpointer::DoDeleteForRuns(
     const std::vector<std::string>& run_ids) {
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
@@ -96,32 +97,29 @@ Status MemoryCheckpointer::DeleteForRuns(
   return Status::OK();
 }
 
-Status MemoryCheckpointer::CopyThread(std::string_view source,
-                                      std::string_view target) {
+Status MemoryCheckpointer::DoCopyThread(std::string_view source,
+                                        std::string_view target) {
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   return memory::CopyThreadIn(state_->threads, source, target);
 }
 
-Status MemoryCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
-  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, limits_));
+Status MemoryCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   return memory::HideCheckpointIn(state_->threads, config);
 }
 
-Status MemoryCheckpointer::Prune(const std::vector<std::string>& thread_ids,
-                                 PruneStrategy strategy, size_t keep_last) {
-  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
+Status MemoryCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
+                                   PruneStrategy strategy, size_t keep_last) {
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   memory::PruneIn(state_->threads, thread_ids, strategy, keep_last);
   return Status::OK();
 }
 
-Result<RetentionReport> MemoryCheckpointer::Expire(
+Result<RetentionReport> MemoryCheckpointer::DoExpire(
     const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
-  RP_RETURN_IF_ERROR(ValidateExpiryRule(rule));
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   std::vector<memory::Expired> plan;
@@ -135,21 +133,15 @@ Result<RetentionReport> MemoryCheckpointer::Expire(
   return report;
 }
 
-Result<DeltaHistory> MemoryCheckpointer::GetDeltaChannelHistory(
+Result<DeltaHistory> MemoryCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
-  if (!config.thread_id) {
-    return Status::InvalidArgument("config.thread_id is missing");
-  }
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   return memory::DeltaHistoryIn(state_->threads, config, channels);
 }
 
-Result<ThreadPage> MemoryCheckpointer::ListThreads(
+Result<ThreadPage> MemoryCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
-  if (options.limit == 0) {
-    return Status::InvalidArgument("limit must be >= 1, got 0");
-  }
   base::MutexLock lock(&state_->mu);
   RP_RETURN_IF_ERROR(state_->CheckOpen());
   return memory::ListThreadsIn(state_->threads, options);

@@ -120,9 +120,9 @@ void RetentionCheckpointer::StopSweeper() {
   if (sweeper_->thread.joinable()) sweeper_->thread.join();
 }
 
-Status RetentionCheckpointer::Close() {
+Status RetentionCheckpointer::DoClose() {
   StopSweeper();
-  return ForwardingCheckpointer::Close();
+  return ForwardingCheckpointer::DoClose();
 }
 
 }  // namespace rockpoint

@@ -237,6 +237,20 @@ Status ValidateListOptions(const ListOptions& options) {
   return Status::OK();
 }
 
+Status ValidateDeltaHistory(const CheckpointConfig& config) {
+  if (!config.thread_id) {
+    return Status::InvalidArgument("config.thread_id is missing");
+  }
+  return Status::OK();
+}
+
+Status ValidateListThreads(const ListThreadsOptions& options) {
+  if (options.limit == 0) {
+    return Status::InvalidArgument("limit must be >= 1, got 0");
+  }
+  return Status::OK();
+}
+
 Status ValidatePrune(PruneStrategy strategy, size_t keep_last) {
   if (strategy != PruneStrategy::kKeepLatest &&
       strategy != PruneStrategy::kDelete) {

@@ -44,6 +44,12 @@ Status ValidatePutWrites(const CheckpointConfig& config,
 // checkpoint_id; include_hidden only with a thread_id.
 Status ValidateListOptions(const ListOptions& options);
 
+// Checks a get_delta_channel_history: thread_id present.
+Status ValidateDeltaHistory(const CheckpointConfig& config);
+
+// Checks list_threads options: limit >= 1.
+Status ValidateListThreads(const ListThreadsOptions& options);
+
 // Checks a prune: a known strategy, keep_last >= 1 for kKeepLatest.
 Status ValidatePrune(PruneStrategy strategy, size_t keep_last);
 

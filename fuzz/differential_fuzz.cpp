@@ -14,7 +14,6 @@
 // must hold no key (a key left behind fails that input), so no input sees
 // another's data. ROCKPOINT_FUZZ_FRESH_ROCKSDB=1 opens a new RocksDB store for
 // every input instead, to tell whether a failure depends on earlier inputs.
-#include <rocksdb/db.h>
 #include <stdlib.h>
 
 #include <cstddef>
@@ -27,13 +26,10 @@
 #include <vector>
 
 #include "engine/differential_model.h"
-#include "engine/rocksdb/rocksdb_impl.h"
 #include "fuzz/fuzz_check.h"
 #include "keys/tuple.h"
-#include "rockpoint/jsonl_checkpointer.h"
-#include "rockpoint/memory_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "rockpoint/maintenance.h"
+#include "rockpoint/open.h"
 
 namespace rockpoint::testing::differential {
 namespace {
@@ -80,18 +76,24 @@ class ScratchDir {
   std::string path_;
 };
 
+// The store `opened` holds; fails the run otherwise.
+std::unique_ptr<Checkpointer> Unwrapped(
+    Result<std::unique_ptr<Checkpointer>> opened) {
+  FUZZ_CHECK(opened.ok(), opened.status().ToString());
+  return std::move(opened).value();
+}
+
 // A RocksDB store in a scratch directory (members are destroyed in reverse:
 // the store is closed before its directory is removed).
 struct RocksDbStore {
   ScratchDir dir;
-  std::unique_ptr<RocksDbCheckpointer> store;
+  std::unique_ptr<Checkpointer> store;
 
   RocksDbStore() {
-    RocksDbOptions options;
-    options.path = dir.path() + "/store";
+    StoreOptions options;
     options.sync_writes = false;
-    options.block_cache_bytes = 8 << 20;
-    auto opened = RocksDbCheckpointer::Open(options);
+    options.rocksdb.block_cache_bytes = 8 << 20;
+    auto opened = Open("rocksdb:" + dir.path() + "/store", options);
     FUZZ_CHECK(opened.ok(), opened.status().ToString());
     store = std::move(opened).value();
   }
@@ -101,25 +103,24 @@ struct RocksDbStore {
 // left in the families that hold threads' data (all but `meta`). Compacts
 // every `compact_every` calls: deletion tombstones piling up in the memtable
 // would make every later read slower (every 4 inputs measured fastest).
-void EmptyRocksDb(RocksDbCheckpointer& store, int compact_every) {
+void EmptyRocksDb(Checkpointer& store, int compact_every) {
   for (const std::string& thread : kThreads) {
     const Status deleted = store.DeleteThread(thread);
     FUZZ_CHECK(deleted.ok(), "delete_thread: " + deleted.ToString());
   }
-  RocksDbCheckpointer::Impl& impl = ImplOf(store);
-  for (rocksdb::ColumnFamilyHandle* family :
-       {impl.checkpoints, impl.blobs, impl.writes, impl.index}) {
-    std::unique_ptr<rocksdb::Iterator> keys(
-        impl.db->NewIterator(rocksdb::ReadOptions(), family));
-    keys->SeekToFirst();
-    FUZZ_CHECK(!keys->Valid(), "after deleting every thread, family " +
-                                   family->GetName() + " still holds " +
-                                   keys::Describe(keys->key().ToStringView()));
-    FUZZ_CHECK(keys->status().ok(), keys->status().ToString());
+  for (const char* family : {"checkpoints", "blobs", "writes", "index"}) {
+    const Status scanned =
+        ScanRaw(store, family, "", [&](const RawEntry& entry) {
+          FUZZ_CHECK(false,
+                     std::string("after deleting every thread, family ") +
+                         family + " still holds " + keys::Describe(entry.key));
+          return false;
+        });
+    FUZZ_CHECK(scanned.ok(), "scan: " + scanned.ToString());
   }
   static int emptied = 0;
   if (++emptied % compact_every == 0) {
-    const Status compacted = store.Compact();
+    const Status compacted = Compact(store);
     FUZZ_CHECK(compacted.ok(), "compact: " + compacted.ToString());
   }
 }
@@ -132,25 +133,26 @@ const std::string& JournalPath() {
   return path;
 }
 
-std::unique_ptr<JsonlCheckpointer> OpenJournal() {
-  auto opened = JsonlCheckpointer::Open({.path = JournalPath(),
-                                         .sync_writes = false,
-                                         .auto_compact_min_lines = 32});
+std::unique_ptr<Checkpointer> OpenJournal() {
+  StoreOptions options;
+  options.sync_writes = false;
+  options.jsonl.auto_compact_min_lines = 32;
+  auto opened = Open("jsonl:" + JournalPath(), options);
   FUZZ_CHECK(opened.ok(), opened.status().ToString());
   return std::move(opened).value();
 }
 
 // The four backends under test, empty.
 struct Backends {
-  MemoryCheckpointer memory;
-  RocksDbCheckpointer* rocksdb;
-  std::unique_ptr<SqliteCheckpointer> sqlite;
-  std::unique_ptr<JsonlCheckpointer> jsonl;
+  std::unique_ptr<Checkpointer> memory = Unwrapped(Open("memory:"));
+  Checkpointer* rocksdb;
+  std::unique_ptr<Checkpointer> sqlite;
+  std::unique_ptr<Checkpointer> jsonl;
 
-  explicit Backends(RocksDbCheckpointer* rocksdb_store)
-      : rocksdb(rocksdb_store) {
-    auto opened =
-        SqliteCheckpointer::Open({.path = ":memory:", .sync_writes = false});
+  explicit Backends(Checkpointer* rocksdb_store) : rocksdb(rocksdb_store) {
+    StoreOptions options;
+    options.sync_writes = false;
+    auto opened = Open("sqlite::memory:", options);
     FUZZ_CHECK(opened.ok(), opened.status().ToString());
     sqlite = std::move(opened).value();
     std::filesystem::remove(JournalPath());
@@ -165,7 +167,7 @@ struct Backends {
   }
   // Memory first: it is the reference the others are compared with.
   std::vector<NamedStore> all() {
-    return {{"memory", &memory},
+    return {{"memory", memory.get()},
             {"rocksdb", rocksdb},
             {"sqlite", sqlite.get()},
             {"jsonl", jsonl.get()}};

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <optional>
 
-#include "engine/durable_file.h"
+#include "base/durable_file.h"
 
 namespace rockpoint::jsonl {
 namespace {

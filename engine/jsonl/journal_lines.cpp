@@ -4,10 +4,9 @@
 
 #include <utility>
 
+#include "engine/jsonl/json_forms.h"
 #include "engine/jsonl/line_checksum.h"
-#include "engine/jsonl/lines.h"
 #include "engine/jsonl/sealed_lines.h"
-#include "engine/jsonl/value_json.h"
 
 namespace rockpoint::jsonl {
 namespace {

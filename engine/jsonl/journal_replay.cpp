@@ -4,10 +4,10 @@
 #include <utility>
 
 #include "engine/jsonl/journal_lines.h"
+#include "engine/jsonl/json_forms.h"
 #include "engine/jsonl/line_checksum.h"
-#include "engine/jsonl/lines.h"
 #include "engine/jsonl/sealed_lines.h"
-#include "engine/jsonl/value_json.h"
+#include "formats/export_header.h"
 
 namespace rockpoint::jsonl {
 namespace {
@@ -197,7 +197,7 @@ Result<Header> ReadHeader(std::string_view text, const std::string& path) {
   const bool object = !json.is_discarded() && json.is_object();
   const Json* format =
       object && json.contains("format") ? &json["format"] : nullptr;
-  if (format && *format == "rockpoint-export") {
+  if (format && *format == formats::kExportFormatName) {
     return Status::InvalidArgument(
         path +
         " is a rockpoint export, not a journal: load it into a store "

@@ -228,15 +228,24 @@ Status JsonlCheckpointer::Rekey(
 }
 
 JsonlCheckpointer::JsonlCheckpointer(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)) {}
+    : Checkpointer(FrontChecks{.limits = impl->options().limits,
+                               .read_only = impl->options().read_only,
+                               .store_name = impl->options().path}),
+      impl_(std::move(impl)) {}
 
-JsonlCheckpointer::~JsonlCheckpointer() { (void)impl_->Close(); }
+JsonlCheckpointer::~JsonlCheckpointer() { (void)Close(); }
 
-Status JsonlCheckpointer::Close() { return impl_->Close(); }
+Status JsonlCheckpointer::DoClose() { return impl_->Close(); }
 
 Status JsonlCheckpointer::Compact() { return impl_->Compact(); }
 
 Result<JsonlStats> JsonlCheckpointer::Stats() { return impl_->Stats(); }
+
+Result<StoreFigures> JsonlCheckpointer::Figures() {
+  StoreFigures figures{.backend = BackendKind::kJsonl};
+  RP_ASSIGN_OR_RETURN(figures.jsonl, Stats());
+  return figures;
+}
 
 Result<std::vector<WriteLocation>> JsonlCheckpointer::FindOrphanWrites() {
   return impl_->WithThreads(
@@ -245,11 +254,9 @@ Result<std::vector<WriteLocation>> JsonlCheckpointer::FindOrphanWrites() {
       });
 }
 
-Result<CheckpointConfig> JsonlCheckpointer::Put(
+Result<CheckpointConfig> JsonlCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
-  RP_RETURN_IF_ERROR(ValidatePut(config, checkpoint, metadata, new_versions,
-                                 impl_->options().limits));
   memory::PutRecord record =
       memory::MakePutRecord(config, checkpoint, metadata, new_versions);
   CheckpointConfig stored{record.where.thread, record.where.ns, checkpoint.id};
@@ -263,12 +270,10 @@ Result<CheckpointConfig> JsonlCheckpointer::Put(
   return stored;
 }
 
-Status JsonlCheckpointer::PutWrites(const CheckpointConfig& config,
-                                    const std::vector<ChannelWrite>& writes,
-                                    std::string_view task_id,
-                                    std::string_view task_path) {
-  RP_RETURN_IF_ERROR(ValidatePutWrites(config, writes, task_id, task_path,
-                                       impl_->options().limits));
+Status JsonlCheckpointer::DoPutWrites(const CheckpointConfig& config,
+                                      const std::vector<ChannelWrite>& writes,
+                                      std::string_view task_id,
+                                      std::string_view task_path) {
   memory::WritesRecord record =
       memory::MakeWritesRecord(config, writes, task_id, task_path);
   std::string lines;
@@ -281,7 +286,7 @@ Status JsonlCheckpointer::PutWrites(const CheckpointConfig& config,
       });
 }
 
-Result<std::optional<CheckpointTuple>> JsonlCheckpointer::GetTuple(
+Result<std::optional<CheckpointTuple>> JsonlCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
   return impl_->WithThreads([&](const memory::Threads& threads)
                                 -> Result<std::optional<CheckpointTuple>> {
@@ -289,9 +294,8 @@ Result<std::optional<CheckpointTuple>> JsonlCheckpointer::GetTuple(
   });
 }
 
-Result<std::unique_ptr<TupleCursor>> JsonlCheckpointer::List(
+Result<std::unique_ptr<TupleCursor>> JsonlCheckpointer::DoList(
     const ListOptions& options) {
-  RP_RETURN_IF_ERROR(ValidateListOptions(options));
   RP_ASSIGN_OR_RETURN(
       std::vector<CheckpointTuple> tuples,
       impl_->WithThreads([&](const memory::Threads& threads)
@@ -301,7 +305,7 @@ Result<std::unique_ptr<TupleCursor>> JsonlCheckpointer::List(
   return memory::MakeSnapshotCursor(std::move(tuples));
 }
 
-Status JsonlCheckpointer::DeleteThread(std::string_view thread_id) {
+Status JsonlCheckpointer::DoDeleteThread(std::string_view thread_id) {
   std::string lines;
   jsonl::AppendDeleteThreadLine(thread_id, &lines);
   return impl_->Change(
@@ -312,7 +316,7 @@ Status JsonlCheckpointer::DeleteThread(std::string_view thread_id) {
       });
 }
 
-Status JsonlCheckpointer::DeleteForRuns(
+Status JsonlCheckpointer::DoDeleteForRuns(
     const std::vector<std::string>& run_ids) {
   std::string lines;
   jsonl::AppendDeleteRunsLine(run_ids, &lines);
@@ -324,8 +328,8 @@ Status JsonlCheckpointer::DeleteForRuns(
       });
 }
 
-Status JsonlCheckpointer::CopyThread(std::string_view source,
-                                     std::string_view target) {
+Status JsonlCheckpointer::DoCopyThread(std::string_view source,
+                                       std::string_view target) {
   std::string lines;
   jsonl::AppendCopyThreadLine(source, target, &lines);
   return impl_->Change(
@@ -336,8 +340,7 @@ Status JsonlCheckpointer::CopyThread(std::string_view source,
       });
 }
 
-Status JsonlCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
-  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, impl_->options().limits));
+Status JsonlCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
   std::string lines;
   jsonl::AppendHideLine(config, &lines);
   return impl_->Change(
@@ -349,9 +352,8 @@ Status JsonlCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
       });
 }
 
-Status JsonlCheckpointer::Prune(const std::vector<std::string>& thread_ids,
-                                PruneStrategy strategy, size_t keep_last) {
-  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
+Status JsonlCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
+                                  PruneStrategy strategy, size_t keep_last) {
   std::string lines;
   jsonl::AppendPruneLine(thread_ids, strategy, keep_last, &lines);
   return impl_->Change(
@@ -362,9 +364,8 @@ Status JsonlCheckpointer::Prune(const std::vector<std::string>& thread_ids,
       });
 }
 
-Result<RetentionReport> JsonlCheckpointer::Expire(
+Result<RetentionReport> JsonlCheckpointer::DoExpire(
     const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
-  RP_RETURN_IF_ERROR(ValidateExpiryRule(rule));
   RetentionReport report;
   std::vector<memory::Expired> plan;
   const auto plan_expiry = [&](const memory::Threads& threads) {
@@ -388,22 +389,16 @@ Result<RetentionReport> JsonlCheckpointer::Expire(
   return report;
 }
 
-Result<DeltaHistory> JsonlCheckpointer::GetDeltaChannelHistory(
+Result<DeltaHistory> JsonlCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
-  if (!config.thread_id) {
-    return Status::InvalidArgument("config.thread_id is missing");
-  }
   return impl_->WithThreads(
       [&](const memory::Threads& threads) -> Result<DeltaHistory> {
         return memory::DeltaHistoryIn(threads, config, channels);
       });
 }
 
-Result<ThreadPage> JsonlCheckpointer::ListThreads(
+Result<ThreadPage> JsonlCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
-  if (options.limit == 0) {
-    return Status::InvalidArgument("limit must be >= 1, got 0");
-  }
   return impl_->WithThreads(
       [&](const memory::Threads& threads) -> Result<ThreadPage> {
         return memory::ListThreadsIn(threads, options);

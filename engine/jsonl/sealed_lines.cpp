@@ -7,8 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "engine/jsonl/lines.h"
-#include "engine/jsonl/value_json.h"
+#include "engine/jsonl/json_forms.h"
 #include "engine/record_names.h"
 #include "keys/tuple.h"
 

@@ -17,7 +17,7 @@
 
 #include <string_view>
 
-#include "engine/jsonl/json_text.h"
+#include "engine/jsonl/json_forms.h"
 #include "engine/record_cipher.h"
 #include "rockpoint/status.h"
 

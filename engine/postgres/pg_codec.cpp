@@ -6,8 +6,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "engine/jsonl/json_text.h"
-#include "engine/jsonl/value_json.h"
+#include "formats/json_text.h"
+#include "formats/value_json.h"
 #include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::pg {
@@ -25,7 +25,8 @@ bool LooksLikeInteger(std::string_view text) {
 }
 
 bool IsJsonText(std::string_view text) {
-  return text.find('\0') == std::string_view::npos && jsonl::IsValidUtf8(text);
+  return text.find('\0') == std::string_view::npos &&
+         formats::IsValidUtf8(text);
 }
 
 // True when jsonb keeps `value` as a number that reads back as this double:
@@ -41,8 +42,8 @@ bool IsPlainDouble(double value) {
 }
 
 Json Tag(const Value& value) {
-  return Json{
-      {std::string(kTagKey), jsonl::Base64Encode(serde::EncodeMsgpack(value))}};
+  return Json{{std::string(kTagKey),
+               formats::Base64Encode(serde::EncodeMsgpack(value))}};
 }
 
 Json ValueToJson(const Value& value) {
@@ -115,7 +116,7 @@ Result<Value> ValueFromJson(const Json& json, std::string_view where) {
       auto tag = json.find(std::string(kTagKey));
       if (json.size() == 1 && tag != json.end() && tag->is_string()) {
         Result<std::string> packed =
-            jsonl::Base64Decode(tag->get<std::string>());
+            formats::Base64Decode(tag->get<std::string>());
         Result<Value> value = packed.ok() ? serde::DecodeMsgpack(*packed)
                                           : Result<Value>(packed.status());
         if (!value.ok()) {
@@ -139,7 +140,7 @@ Result<Value> ValueFromJson(const Json& json, std::string_view where) {
 }
 
 Result<Json> ParseJson(std::string_view text, std::string_view where) {
-  if (jsonl::JsonNestingDepth(text, serde::kMaxDepth) > serde::kMaxDepth) {
+  if (formats::JsonNestingDepth(text, serde::kMaxDepth) > serde::kMaxDepth) {
     return Status::Corruption(std::string(where) + ": nests deeper than " +
                               std::to_string(serde::kMaxDepth) +
                               " JSON arrays and objects");
@@ -227,7 +228,7 @@ Status CheckStorableText(std::string_view field, std::string_view text,
         " cannot be stored in PostgreSQL: it holds a NUL byte, which TEXT "
         "columns cannot hold");
   }
-  if (!jsonl::IsValidUtf8(text)) {
+  if (!formats::IsValidUtf8(text)) {
     return Status::InvalidArgument(
         std::string(field) +
         " cannot be stored in PostgreSQL: it is not valid UTF-8, which TEXT "
@@ -443,7 +444,7 @@ std::string PendingSendsToJson(const std::vector<TypedValue>& sends) {
   Json out = Json::array();
   for (const TypedValue& send : sends) {
     out.push_back(
-        {{"type", send.type}, {"base64", jsonl::Base64Encode(send.bytes)}});
+        {{"type", send.type}, {"base64", formats::Base64Encode(send.bytes)}});
   }
   return out.dump();
 }
@@ -465,7 +466,7 @@ Result<std::vector<TypedValue>> PendingSendsFromJson(std::string_view json,
       return bad();
     }
     Result<std::string> bytes =
-        jsonl::Base64Decode(send["base64"].get<std::string>());
+        formats::Base64Decode(send["base64"].get<std::string>());
     if (!bytes.ok()) return bad();
     sends.push_back(
         TypedValue{send["type"].get<std::string>(), std::move(bytes).value()});

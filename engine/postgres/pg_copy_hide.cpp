@@ -62,8 +62,6 @@ constexpr const char* kCopyThread[] = {
 
 Status PostgresCheckpointer::Impl::CopyThread(std::string_view source,
                                               std::string_view target) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  RP_RETURN_IF_ERROR(CheckWritable());
   const size_t max = limits().max_id_bytes;
   RP_RETURN_IF_ERROR(pg::CheckStorableText("target", target, max));
   // An unknown source copies nothing, but the target is checked all the
@@ -102,9 +100,6 @@ Status PostgresCheckpointer::Impl::CopyThread(std::string_view source,
 
 Status PostgresCheckpointer::Impl::HideCheckpoint(
     const CheckpointConfig& config) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, limits()));
   const size_t max = limits().max_id_bytes;
   const std::string& thread_id = *config.thread_id;
   if (!pg::IsStorableText(thread_id, max) ||

@@ -447,10 +447,6 @@ bool IdsStorable(const CheckpointConfig& config, size_t max_bytes) {
 
 Result<DeltaHistory> PostgresCheckpointer::Impl::GetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  if (!config.thread_id) {
-    return Status::InvalidArgument("config.thread_id is missing");
-  }
   DeltaHistory history;
   if (channels.empty()) return history;
   const size_t max = limits().max_id_bytes;

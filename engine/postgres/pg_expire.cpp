@@ -106,9 +106,6 @@ Status ExpireThread(Impl& impl, pg::Connection& connection,
 
 Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
                                      const ExpiryRule& rule) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  if (!rule.dry_run) RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(ValidateExpiryRule(rule));
   std::set<std::string> threads;
   for (const std::string& thread : thread_ids) {
     if (pg::IsStorableText(thread, limits().max_id_bytes)) {
@@ -127,7 +124,7 @@ Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
   return report;
 }
 
-Result<RetentionReport> PostgresCheckpointer::Expire(
+Result<RetentionReport> PostgresCheckpointer::DoExpire(
     const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
   return impl_->Expire(thread_ids, rule);
 }

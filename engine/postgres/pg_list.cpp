@@ -205,8 +205,6 @@ std::unique_ptr<TupleCursor> MakePostgresListCursor(
 
 Result<std::unique_ptr<TupleCursor>> PostgresCheckpointer::Impl::List(
     const ListOptions& options) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  RP_RETURN_IF_ERROR(ValidateListOptions(options));
   if (options.before && options.before->checkpoint_id) {
     RP_RETURN_IF_ERROR(pg::CheckStorableText("before.checkpoint_id",
                                              *options.before->checkpoint_id,
@@ -232,13 +230,11 @@ Result<std::string> PostgresCheckpointer::Impl::LatestTs(const pg::Rows& rows,
 
 Result<ThreadPage> PostgresCheckpointer::Impl::ListThreads(
     const ListThreadsOptions& options) {
-  RP_RETURN_IF_ERROR(CheckOpen());
   if (options.after) {
     RP_RETURN_IF_ERROR(
         pg::CheckStorableText("after", *options.after, std::string::npos));
   }
   ThreadPage page;
-  if (options.limit == 0) return page;
   std::string sql = ReplaceAll(kListThreads, "{from}", kCheckpointFrom);
   sql = ReplaceAll(std::move(sql), "{ts}",
                    cipher() ? "c.checkpoint::text" : "c.checkpoint ->> 'ts'");

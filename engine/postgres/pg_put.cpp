@@ -81,10 +81,6 @@ Status CheckWriteTexts(const CheckpointConfig& config,
 Result<CheckpointConfig> PostgresCheckpointer::Impl::Put(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(
-      ValidatePut(config, checkpoint, metadata, new_versions, limits()));
   RP_RETURN_IF_ERROR(pg::CheckPutTexts(config, checkpoint, new_versions,
                                        limits().max_id_bytes));
   const std::string& thread_id = *config.thread_id;
@@ -148,10 +144,6 @@ Result<CheckpointConfig> PostgresCheckpointer::Impl::Put(
 Status PostgresCheckpointer::Impl::PutWrites(
     const CheckpointConfig& config, const std::vector<ChannelWrite>& writes,
     std::string_view task_id, std::string_view task_path) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(
-      ValidatePutWrites(config, writes, task_id, task_path, limits()));
   RP_RETURN_IF_ERROR(CheckWriteTexts(config, writes, task_id, task_path,
                                      limits().max_id_bytes));
   if (writes.empty()) return Status::OK();

@@ -272,7 +272,6 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::ReadTuples(
 
 Result<std::optional<CheckpointTuple>> PostgresCheckpointer::Impl::GetTuple(
     const CheckpointConfig& config) {
-  RP_RETURN_IF_ERROR(CheckOpen());
   const size_t max = limits().max_id_bytes;
   if (!config.thread_id || !pg::IsStorableText(*config.thread_id, max) ||
       !pg::IsStorableText(NamespaceOf(config), max) ||

@@ -380,8 +380,6 @@ Result<Scopes> FindRunCheckpoints(Impl& impl, pg::Connection& connection,
 }  // namespace
 
 Status PostgresCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  RP_RETURN_IF_ERROR(CheckWritable());
   if (!pg::IsStorableText(thread_id, limits().max_id_bytes)) {
     return Status::OK();  // nothing is stored under it.
   }
@@ -390,8 +388,6 @@ Status PostgresCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
 
 Status PostgresCheckpointer::Impl::DeleteForRuns(
     const std::vector<std::string>& run_ids) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  RP_RETURN_IF_ERROR(CheckWritable());
   if (run_ids.empty()) return Status::OK();
   const RunIds runs = ToRunIds(run_ids);
   return InTransaction([&](pg::Connection& connection) -> Status {
@@ -416,9 +412,6 @@ Status PostgresCheckpointer::Impl::DeleteForRuns(
 Status PostgresCheckpointer::Impl::Prune(
     const std::vector<std::string>& thread_ids, PruneStrategy strategy,
     size_t keep_last) {
-  RP_RETURN_IF_ERROR(CheckOpen());
-  RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
   std::set<std::string> threads;
   for (const std::string& thread : thread_ids) {
     if (pg::IsStorableText(thread, limits().max_id_bytes)) {

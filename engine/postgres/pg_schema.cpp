@@ -286,14 +286,6 @@ Status PostgresCheckpointer::Impl::Initialize() {
   return OpenEncryption(*lease);
 }
 
-Status PostgresCheckpointer::Impl::CheckWritable() const {
-  if (options_.read_only) {
-    return Status::InvalidArgument("store opened read-only: " +
-                                   pg::DescribeUrl(options_.url));
-  }
-  return Status::OK();
-}
-
 Status PostgresCheckpointer::Impl::CheckOpen() {
   base::MutexLock lock(&mu_);
   return closed_ ? StoreClosedError() : Status::OK();

@@ -3,9 +3,9 @@
 
 #include <utility>
 
-#include "engine/jsonl/json_text.h"
 #include "engine/postgres/pg_codec.h"
 #include "engine/record_names.h"
+#include "formats/json_text.h"
 #include "keys/tuple.h"
 
 namespace rockpoint::pg {
@@ -43,7 +43,7 @@ Result<CheckpointColumns> SealCheckpoint(const RecordCipher& cipher,
   CheckpointColumns stored;
   RP_ASSIGN_OR_RETURN(
       stored.checkpoint,
-      SealedCheckpointColumn(plain.checkpoint, jsonl::Base64Encode(sealed),
+      SealedCheckpointColumn(plain.checkpoint, formats::Base64Encode(sealed),
                              Where(name)));
   if (metadata != nullptr) {
     stored.metadata = RunIdJson(*metadata);
@@ -66,7 +66,7 @@ Result<CheckpointColumns> OpenCheckpoint(const RecordCipher& cipher,
       ReadSealedCheckpointColumn(stored.checkpoint, Where(name)));
   std::string sealed;  // none: Open names a plaintext record.
   if (parts.sealed_base64) {
-    Result<std::string> decoded = jsonl::Base64Decode(*parts.sealed_base64);
+    Result<std::string> decoded = formats::Base64Decode(*parts.sealed_base64);
     if (!decoded.ok()) {
       return RecordCorruption("checkpoint", name,
                               "the sealed record is not base64");

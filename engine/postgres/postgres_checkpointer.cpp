@@ -17,66 +17,69 @@ Result<std::unique_ptr<PostgresCheckpointer>> PostgresCheckpointer::Open(
 }
 
 PostgresCheckpointer::PostgresCheckpointer(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)) {}
+    : Checkpointer(
+          FrontChecks{.limits = impl->options().limits,
+                      .read_only = impl->options().read_only,
+                      .store_name = pg::DescribeUrl(impl->options().url)}),
+      impl_(std::move(impl)) {}
 
-PostgresCheckpointer::~PostgresCheckpointer() { (void)impl_->Close(); }
+PostgresCheckpointer::~PostgresCheckpointer() { (void)Close(); }
 
-Result<CheckpointConfig> PostgresCheckpointer::Put(
+Result<CheckpointConfig> PostgresCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
   return impl_->Put(config, checkpoint, metadata, new_versions);
 }
 
-Status PostgresCheckpointer::PutWrites(const CheckpointConfig& config,
-                                       const std::vector<ChannelWrite>& writes,
-                                       std::string_view task_id,
-                                       std::string_view task_path) {
+Status PostgresCheckpointer::DoPutWrites(
+    const CheckpointConfig& config, const std::vector<ChannelWrite>& writes,
+    std::string_view task_id, std::string_view task_path) {
   return impl_->PutWrites(config, writes, task_id, task_path);
 }
 
-Result<std::optional<CheckpointTuple>> PostgresCheckpointer::GetTuple(
+Result<std::optional<CheckpointTuple>> PostgresCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
   return impl_->GetTuple(config);
 }
 
-Result<std::unique_ptr<TupleCursor>> PostgresCheckpointer::List(
+Result<std::unique_ptr<TupleCursor>> PostgresCheckpointer::DoList(
     const ListOptions& options) {
   return impl_->List(options);
 }
 
-Status PostgresCheckpointer::DeleteThread(std::string_view thread_id) {
+Status PostgresCheckpointer::DoDeleteThread(std::string_view thread_id) {
   return impl_->DeleteThread(thread_id);
 }
 
-Status PostgresCheckpointer::DeleteForRuns(
+Status PostgresCheckpointer::DoDeleteForRuns(
     const std::vector<std::string>& run_ids) {
   return impl_->DeleteForRuns(run_ids);
 }
 
-Status PostgresCheckpointer::CopyThread(std::string_view source,
-                                        std::string_view target) {
+Status PostgresCheckpointer::DoCopyThread(std::string_view source,
+                                          std::string_view target) {
   return impl_->CopyThread(source, target);
 }
 
-Status PostgresCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+Status PostgresCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
   return impl_->HideCheckpoint(config);
 }
 
-Status PostgresCheckpointer::Prune(const std::vector<std::string>& thread_ids,
-                                   PruneStrategy strategy, size_t keep_last) {
+Status PostgresCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
+                                     PruneStrategy strategy, size_t keep_last) {
   return impl_->Prune(thread_ids, strategy, keep_last);
 }
 
-Result<DeltaHistory> PostgresCheckpointer::GetDeltaChannelHistory(
+Result<DeltaHistory> PostgresCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
   return impl_->GetDeltaChannelHistory(config, channels);
 }
 
-Result<ThreadPage> PostgresCheckpointer::ListThreads(
+Result<ThreadPage> PostgresCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
   return impl_->ListThreads(options);
 }
 
-Status PostgresCheckpointer::Close() { return impl_->Close(); }
+Status PostgresCheckpointer::DoClose() { return impl_->Close(); }
 
 }  // namespace rockpoint

@@ -189,8 +189,6 @@ class PostgresCheckpointer::Impl {
   // PostgresCheckpointer::Rekey). REQUIRES: Initialize succeeded, writable.
   Status Rekey(const std::optional<EncryptionOptions>& new_encryption);
   const CheckpointerLimits& limits() const { return options_.limits; }
-  // InvalidArgument "store opened read-only: ..." when read_only.
-  Status CheckWritable() const;
   // Aborted "store is closed" after Close.
   Status CheckOpen() EXCLUDES(mu_);
 

@@ -55,7 +55,6 @@ Status RocksDbCheckpointer::Impl::AddDeleteThread(
 }
 
 Status RocksDbCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
-  RP_RETURN_IF_ERROR(CheckWritable());
   auto guard = locks.Lock({thread_id});
   ScopedSnapshot snapshot(db.get());
   rocksdb::WriteBatch batch;

@@ -346,9 +346,6 @@ size_t TakeSeeds(std::vector<ChannelWalk>& walks) {
 
 Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
-  if (!config.thread_id) {
-    return Status::InvalidArgument("config.thread_id is missing");
-  }
   DeltaHistory result;
   if (channels.empty()) return result;
   const std::string& thread = *config.thread_id;

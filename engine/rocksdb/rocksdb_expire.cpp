@@ -55,8 +55,6 @@ Status AddExpireThread(Impl& impl, const rocksdb::ReadOptions& read,
 
 Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
                                      const ExpiryRule& rule) {
-  RP_RETURN_IF_ERROR(rule.dry_run ? Status::OK() : CheckWritable());
-  RP_RETURN_IF_ERROR(ValidateExpiryRule(rule));
   const std::set<std::string_view> threads(thread_ids.begin(),
                                            thread_ids.end());
   auto guard =
@@ -74,9 +72,8 @@ Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
   return report;
 }
 
-Result<RetentionReport> RocksDbCheckpointer::Expire(
+Result<RetentionReport> RocksDbCheckpointer::DoExpire(
     const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
-  if (!impl_) return StoreClosedError();
   return impl_->Expire(thread_ids, rule);
 }
 

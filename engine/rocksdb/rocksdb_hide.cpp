@@ -13,8 +13,6 @@ namespace layout = rocksdb_layout;
 
 Status RocksDbCheckpointer::Impl::HideCheckpoint(
     const CheckpointConfig& config) {
-  RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, options.limits));
   const std::string& thread = *config.thread_id;
   const std::string_view ns = NamespaceOf(config);
   const std::string& id = *config.checkpoint_id;

@@ -253,7 +253,6 @@ class ListCursor final : public TupleCursor {
 
 Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::Impl::List(
     const ListOptions& options) {
-  RP_RETURN_IF_ERROR(ValidateListOptions(options));
   auto cursor = std::make_unique<ListCursor>(
       *this, std::make_unique<ScopedSnapshot>(db.get()), options);
   const rocksdb::ReadOptions& read = cursor->read();

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rockpoint/maintenance.h"
 #include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/status.h"
 
@@ -22,13 +23,6 @@ namespace rockpoint {
 // The column families in layout order: checkpoints, blobs, writes, index,
 // meta.
 std::vector<std::string> ColumnFamilyNames();
-
-// One stored key/value, as bytes.
-struct RawEntry {
-  std::string column_family;
-  std::string key;
-  std::string value;
-};
 
 // Calls `visit` for every entry of `column_family` (one of
 // ColumnFamilyNames(), or "" for all of them in that order) whose key
@@ -45,34 +39,6 @@ Status PutRawForTesting(RocksDbCheckpointer& store,
                         std::string_view column_family, std::string_view key,
                         std::string_view value);
 
-// One finding of VerifyStore.
-struct VerifyProblem {
-  // Persisted in no format; "error" makes the store unsound, "warning"
-  // notes something legitimate but worth knowing (e.g. a parent deleted by
-  // delete_for_runs).
-  std::string severity;
-  std::string check;   // short name, e.g. "record-decodes".
-  std::string key;     // keys::Describe of the key concerned.
-  std::string detail;  // one line.
-};
-
-struct VerifyReport {
-  uint64_t checkpoints = 0;         // records in `checkpoints`.
-  uint64_t hidden_checkpoints = 0;  // of which hidden.
-  uint64_t blobs = 0;
-  uint64_t writes = 0;
-  uint64_t index_entries = 0;
-  uint64_t errors = 0;
-  uint64_t warnings = 0;
-  // The first kMaxProblems findings; errors and warnings count them all.
-  std::vector<VerifyProblem> problems;
-  static constexpr size_t kMaxProblems = 1000;
-  bool sound() const { return errors == 0; }
-};
-
-// Called now and then with the number of entries examined so far.
-using VerifyProgressFn = std::function<void(uint64_t entries)>;
-
 // Checks, from one snapshot: every key parses and every record decodes
 // (checkpoints, blobs, writes; blob and write payloads of type "msgpack"
 // decode); every index entry (th, run, ts, hd) points at a record that
@@ -88,15 +54,6 @@ using VerifyProgressFn = std::function<void(uint64_t entries)>;
 Result<VerifyReport> VerifyStore(RocksDbCheckpointer& store,
                                  const VerifyProgressFn& progress);
 
-// SST table properties summed per column family (memtables not included).
-struct TableFigures {
-  std::string column_family;
-  uint64_t sst_files = 0;
-  uint64_t entries = 0;
-  uint64_t raw_key_bytes = 0;    // uncompressed keys.
-  uint64_t raw_value_bytes = 0;  // uncompressed values.
-  uint64_t data_bytes = 0;       // data blocks as stored (compressed).
-};
 Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& store);
 
 // The number of hidden checkpoints (kept only for delta histories).

@@ -5,7 +5,7 @@
 
 #include <charconv>
 
-#include "engine/durable_file.h"
+#include "base/durable_file.h"
 #include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
@@ -158,7 +158,7 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
   }
   auto impl = std::make_unique<Impl>();
   impl->options = options;
-  StoreOptions store = MakeStoreOptions(options);
+  RocksDbSetup store = MakeRocksDbSetup(options);
   if (env != nullptr) store.db.env = env;
   impl->counters = store.counters;
   if (!options.read_only && options.create_if_missing) {
@@ -209,14 +209,17 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
 }
 
 RocksDbCheckpointer::RocksDbCheckpointer(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)) {}
+    : Checkpointer(FrontChecks{.limits = impl->options.limits,
+                               .read_only = impl->options.read_only,
+                               .store_name = impl->options.path}),
+      impl_(std::move(impl)) {}
 
 RocksDbCheckpointer::~RocksDbCheckpointer() {
   Status ignored = Close();
   (void)ignored;
 }
 
-Status RocksDbCheckpointer::Close() {
+Status RocksDbCheckpointer::DoClose() {
   if (!impl_) return Status::OK();
   Status status = impl_->Close();
   if (status.IsBusy()) return status;
@@ -224,70 +227,59 @@ Status RocksDbCheckpointer::Close() {
   return status;
 }
 
-Result<CheckpointConfig> RocksDbCheckpointer::Put(
+Result<CheckpointConfig> RocksDbCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
-  if (!impl_) return StoreClosedError();
   return impl_->Put(config, checkpoint, metadata, new_versions);
 }
 
-Status RocksDbCheckpointer::PutWrites(const CheckpointConfig& config,
-                                      const std::vector<ChannelWrite>& writes,
-                                      std::string_view task_id,
-                                      std::string_view task_path) {
-  if (!impl_) return StoreClosedError();
+Status RocksDbCheckpointer::DoPutWrites(const CheckpointConfig& config,
+                                        const std::vector<ChannelWrite>& writes,
+                                        std::string_view task_id,
+                                        std::string_view task_path) {
   return impl_->PutWrites(config, writes, task_id, task_path);
 }
 
-Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::GetTuple(
+Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
-  if (!impl_) return StoreClosedError();
   return impl_->GetTuple(config);
 }
 
-Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::List(
+Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::DoList(
     const ListOptions& options) {
-  if (!impl_) return StoreClosedError();
   return impl_->List(options);
 }
 
-Status RocksDbCheckpointer::DeleteThread(std::string_view thread_id) {
-  if (!impl_) return StoreClosedError();
+Status RocksDbCheckpointer::DoDeleteThread(std::string_view thread_id) {
   return impl_->DeleteThread(thread_id);
 }
 
-Status RocksDbCheckpointer::DeleteForRuns(
+Status RocksDbCheckpointer::DoDeleteForRuns(
     const std::vector<std::string>& run_ids) {
-  if (!impl_) return StoreClosedError();
   return impl_->DeleteForRuns(run_ids);
 }
 
-Status RocksDbCheckpointer::CopyThread(std::string_view source,
-                                       std::string_view target) {
-  if (!impl_) return StoreClosedError();
+Status RocksDbCheckpointer::DoCopyThread(std::string_view source,
+                                         std::string_view target) {
   return impl_->CopyThread(source, target);
 }
 
-Status RocksDbCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
-  if (!impl_) return StoreClosedError();
+Status RocksDbCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
   return impl_->HideCheckpoint(config);
 }
 
-Status RocksDbCheckpointer::Prune(const std::vector<std::string>& thread_ids,
-                                  PruneStrategy strategy, size_t keep_last) {
-  if (!impl_) return StoreClosedError();
+Status RocksDbCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
+                                    PruneStrategy strategy, size_t keep_last) {
   return impl_->Prune(thread_ids, strategy, keep_last);
 }
 
-Result<DeltaHistory> RocksDbCheckpointer::GetDeltaChannelHistory(
+Result<DeltaHistory> RocksDbCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
-  if (!impl_) return StoreClosedError();
   return impl_->GetDeltaChannelHistory(config, channels);
 }
 
-Result<ThreadPage> RocksDbCheckpointer::ListThreads(
+Result<ThreadPage> RocksDbCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
-  if (!impl_) return StoreClosedError();
   return impl_->ListThreads(options);
 }
 

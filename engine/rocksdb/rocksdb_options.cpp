@@ -115,7 +115,7 @@ struct FamilySpec {
   // The prefix extractor's element count (TuplePrefixExtractor); 0: none.
   int prefix_elements = 0;
   // Memtable insert hints by this transform's prefix; null: none. Needs
-  // single-threaded memtable inserts (MakeStoreOptions).
+  // single-threaded memtable inserts (MakeRocksDbSetup).
   std::shared_ptr<const rocksdb::SliceTransform> insert_hint;
   // zstd (when supported) and, for values of at least blob_min_bytes (0:
   // never), blob files.
@@ -179,8 +179,8 @@ rocksdb::ColumnFamilyOptions FamilyOptions(
 
 }  // namespace
 
-StoreOptions MakeStoreOptions(const RocksDbOptions& options) {
-  StoreOptions store;
+RocksDbSetup MakeRocksDbSetup(const RocksDbOptions& options) {
+  RocksDbSetup store;
   rocksdb::DBOptions& db = store.db;
   db.create_if_missing = options.create_if_missing;
   db.create_missing_column_families = true;

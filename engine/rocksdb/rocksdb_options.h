@@ -54,7 +54,7 @@ inline constexpr const char* kMetaFamily = "meta";
 inline constexpr int kPrefixElements = 3;
 inline constexpr int kWritesPrefixElements = 4;
 
-struct StoreOptions {
+struct RocksDbSetup {
   rocksdb::DBOptions db;
   // default (unused, required by RocksDB), then the five families above.
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
@@ -62,6 +62,6 @@ struct StoreOptions {
   std::shared_ptr<WriteCounters> counters;
 };
 
-StoreOptions MakeStoreOptions(const RocksDbOptions& options);
+RocksDbSetup MakeRocksDbSetup(const RocksDbOptions& options);
 
 }  // namespace rockpoint

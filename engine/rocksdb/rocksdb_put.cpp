@@ -66,9 +66,6 @@ Status MultiGetExisting(rocksdb::DB* db,
 Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
-  RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(
-      ValidatePut(config, checkpoint, metadata, new_versions, options.limits));
   const std::string& thread = *config.thread_id;
   const std::string ns(NamespaceOf(config));
   const std::string& id = checkpoint.id;
@@ -134,9 +131,6 @@ Status RocksDbCheckpointer::Impl::PutWrites(
     const CheckpointConfig& config,
     const std::vector<ChannelWrite>& channel_writes, std::string_view task_id,
     std::string_view task_path) {
-  RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(ValidatePutWrites(config, channel_writes, task_id,
-                                       task_path, options.limits));
   const std::string& thread = *config.thread_id;
   const std::string_view ns = NamespaceOf(config);
   const std::string& checkpoint_id = *config.checkpoint_id;

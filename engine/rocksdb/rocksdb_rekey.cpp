@@ -2,7 +2,7 @@
 // beside the old one, then the two swapped atomically.
 #include <filesystem>
 
-#include "engine/durable_file.h"
+#include "base/durable_file.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 

@@ -19,8 +19,6 @@ namespace layout = rocksdb_layout;
 Status RocksDbCheckpointer::Impl::Prune(
     const std::vector<std::string>& thread_ids, PruneStrategy strategy,
     size_t keep_last) {
-  RP_RETURN_IF_ERROR(CheckWritable());
-  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
   const std::set<std::string_view> threads(thread_ids.begin(),
                                            thread_ids.end());
   auto guard =
@@ -48,7 +46,6 @@ Status RocksDbCheckpointer::Impl::Prune(
 
 Status RocksDbCheckpointer::Impl::DeleteForRuns(
     const std::vector<std::string>& run_ids) {
-  RP_RETURN_IF_ERROR(CheckWritable());
   const std::set<std::string> runs(run_ids.begin(), run_ids.end());
   // The (thread, ns) pairs the run index points at. A put racing with this
   // scan on another thread is ordered after the deletion.
@@ -226,7 +223,6 @@ Status CopyWrites(const Impl& impl, const rocksdb::ReadOptions& read,
 
 Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
                                              std::string_view target) {
-  RP_RETURN_IF_ERROR(CheckWritable());
   auto guard = locks.Lock({source, target});
   ScopedSnapshot snapshot(db.get());
   const rocksdb::ReadOptions read = snapshot.Read();

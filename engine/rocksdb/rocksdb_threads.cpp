@@ -114,9 +114,6 @@ Status DescribeNamespace(const Impl& impl, const rocksdb::ReadOptions& read,
 
 Result<ThreadPage> RocksDbCheckpointer::Impl::ListThreads(
     const ListThreadsOptions& options) {
-  if (options.limit == 0) {
-    return Status::InvalidArgument("limit must be >= 1, got 0");
-  }
   ThreadPage page;
   ScopedSnapshot snapshot(db.get());
   const rocksdb::ReadOptions read = snapshot.Read();

@@ -6,7 +6,7 @@
 
 #include <cerrno>
 
-#include "engine/durable_file.h"
+#include "base/durable_file.h"
 #include "engine/sqlite/sqlite_impl.h"
 #include "engine/validation.h"
 
@@ -73,112 +73,92 @@ Status SqliteCheckpointer::Rekey(
 }
 
 SqliteCheckpointer::SqliteCheckpointer(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)) {}
+    : Checkpointer(FrontChecks{
+          .limits = impl->options().limits,
+          .read_only = impl->options().read_only,
+          .store_name = sqlite_internal::PrintableBytes(impl->options().path)}),
+      impl_(std::move(impl)) {}
 
 SqliteCheckpointer::~SqliteCheckpointer() {
   Status ignored = Close();
   (void)ignored;
 }
 
-Status SqliteCheckpointer::Close() {
+Status SqliteCheckpointer::DoClose() {
   base::MutexLock lock(&impl_->mu());
   return impl_->Close();
 }
 
-Result<CheckpointConfig> SqliteCheckpointer::Put(
+Result<CheckpointConfig> SqliteCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->Put(config, checkpoint, metadata, new_versions);
 }
 
-Status SqliteCheckpointer::PutWrites(const CheckpointConfig& config,
-                                     const std::vector<ChannelWrite>& writes,
-                                     std::string_view task_id,
-                                     std::string_view task_path) {
+Status SqliteCheckpointer::DoPutWrites(const CheckpointConfig& config,
+                                       const std::vector<ChannelWrite>& writes,
+                                       std::string_view task_id,
+                                       std::string_view task_path) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->PutWrites(config, writes, task_id, task_path);
 }
 
-Result<std::optional<CheckpointTuple>> SqliteCheckpointer::GetTuple(
+Result<std::optional<CheckpointTuple>> SqliteCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
   return impl_->GetTuple(config);
 }
 
-Result<std::unique_ptr<TupleCursor>> SqliteCheckpointer::List(
+Result<std::unique_ptr<TupleCursor>> SqliteCheckpointer::DoList(
     const ListOptions& options) {
-  RP_RETURN_IF_ERROR(ValidateListOptions(options));
-  {
-    base::MutexLock lock(&impl_->mu());
-    RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  }
   // The cursor locks the mutex itself, once per page.
   return MakeSqliteListCursor(impl_.get(), options);
 }
 
-Status SqliteCheckpointer::DeleteThread(std::string_view thread_id) {
+Status SqliteCheckpointer::DoDeleteThread(std::string_view thread_id) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->DeleteThread(thread_id);
 }
 
-Status SqliteCheckpointer::DeleteForRuns(
+Status SqliteCheckpointer::DoDeleteForRuns(
     const std::vector<std::string>& run_ids) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->DeleteForRuns(run_ids);
 }
 
-Status SqliteCheckpointer::CopyThread(std::string_view source,
-                                      std::string_view target) {
+Status SqliteCheckpointer::DoCopyThread(std::string_view source,
+                                        std::string_view target) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->CopyThread(source, target);
 }
 
-Status SqliteCheckpointer::HideCheckpoint(const CheckpointConfig& config) {
+Status SqliteCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->HideCheckpoint(config);
 }
 
-Status SqliteCheckpointer::Prune(const std::vector<std::string>& thread_ids,
-                                 PruneStrategy strategy, size_t keep_last) {
+Status SqliteCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
+                                   PruneStrategy strategy, size_t keep_last) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->Prune(thread_ids, strategy, keep_last);
 }
 
-Result<RetentionReport> SqliteCheckpointer::Expire(
+Result<RetentionReport> SqliteCheckpointer::DoExpire(
     const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  if (!rule.dry_run) RP_RETURN_IF_ERROR(impl_->CheckWritable());
   return impl_->Expire(thread_ids, rule);
 }
 
-Result<DeltaHistory> SqliteCheckpointer::GetDeltaChannelHistory(
+Result<DeltaHistory> SqliteCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
   return impl_->GetDeltaChannelHistory(config, channels);
 }
 
-Result<ThreadPage> SqliteCheckpointer::ListThreads(
+Result<ThreadPage> SqliteCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
   base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
   return impl_->ListThreads(options);
 }
 

@@ -158,9 +158,6 @@ Status ReadChainWrites(Database* db, const RecordCipher* cipher,
 
 Result<DeltaHistory> SqliteCheckpointer::Impl::GetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
-  if (!config.thread_id) {
-    return Status::InvalidArgument("config.thread_id is missing");
-  }
   DeltaHistory history;
   if (channels.empty()) return history;
   for (const std::string& channel : channels) history[channel];

@@ -96,7 +96,6 @@ Result<uint64_t> SqliteCheckpointer::Impl::PlannedBytes(
 
 Result<RetentionReport> SqliteCheckpointer::Impl::Expire(
     const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
-  RP_RETURN_IF_ERROR(ValidateExpiryRule(rule));
   RetentionReport report;
   if (thread_ids.empty()) return report;
   RP_ASSIGN_OR_RETURN(Transaction txn, rule.dry_run

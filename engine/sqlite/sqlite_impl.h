@@ -83,9 +83,8 @@ class SqliteCheckpointer::Impl {
   Status Initialize() EXCLUDES(mu_);
 
   base::Mutex& mu() RETURN_CAPABILITY(mu_) { return mu_; }
+  const SqliteOptions& options() const { return options_; }
   const CheckpointerLimits& limits() const { return options_.limits; }
-  // InvalidArgument "store opened read-only: <path>" when read_only.
-  Status CheckWritable() const;
   // Aborted "store is closed" after Close.
   Status CheckOpen() const REQUIRES(mu_);
   // The connection. REQUIRES: CheckOpen() passed.
@@ -99,7 +98,7 @@ class SqliteCheckpointer::Impl {
   // bytes calls it inside its write transaction. REQUIRES: CheckOpen().
   Status CheckEncryptionUnchanged() REQUIRES(mu_);
   // SqliteCheckpointer::Rekey on this open store (sqlite_rekey.cpp).
-  // REQUIRES: CheckOpen() passed, CheckWritable() passed.
+  // REQUIRES: CheckOpen() passed, not read-only.
   Status Rekey(const std::optional<EncryptionOptions>& new_encryption)
       REQUIRES(mu_);
   // Closes the connection (sqlite_schema.cpp): Busy, leaving it open, if

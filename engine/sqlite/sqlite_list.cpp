@@ -186,9 +186,6 @@ Result<ThreadPage> SqliteCheckpointer::Impl::ListThreads(
       "SELECT thread_id, checkpoint_ns, COUNT(*), MAX(checkpoint_id), ts "
       "FROM checkpoints WHERE hidden = 0 AND thread_id > ?1 "
       "GROUP BY thread_id, checkpoint_ns ORDER BY thread_id, checkpoint_ns";
-  if (options.limit == 0) {
-    return Status::InvalidArgument("limit must be >= 1, got 0");
-  }
   ThreadPage page;
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(db()));
   RP_ASSIGN_OR_RETURN(Statement select,

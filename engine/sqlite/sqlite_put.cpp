@@ -43,8 +43,6 @@ void BindOptional(Statement& statement, int index,
 Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
-  RP_RETURN_IF_ERROR(
-      ValidatePut(config, checkpoint, metadata, new_versions, limits()));
   const std::string& thread_id = *config.thread_id;
   const std::string_view ns = NamespaceOf(config);
 
@@ -113,8 +111,6 @@ Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
 Status SqliteCheckpointer::Impl::PutWrites(
     const CheckpointConfig& config, const std::vector<ChannelWrite>& writes,
     std::string_view task_id, std::string_view task_path) {
-  RP_RETURN_IF_ERROR(
-      ValidatePutWrites(config, writes, task_id, task_path, limits()));
   if (writes.empty()) return Status::OK();
   static const std::string kInsertRegular =
       std::string("INSERT OR IGNORE") + kInsertWriteColumns;

@@ -281,7 +281,6 @@ Result<bool> SqliteCheckpointer::Impl::HasCheckpoints(std::string_view thread) {
 
 Status SqliteCheckpointer::Impl::HideCheckpoint(
     const CheckpointConfig& config) {
-  RP_RETURN_IF_ERROR(ValidateHideCheckpoint(config, limits()));
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
   // The hidden column is authoritative; the partial indexes drop the row.
   RP_ASSIGN_OR_RETURN(Statement hide,
@@ -298,7 +297,6 @@ Status SqliteCheckpointer::Impl::HideCheckpoint(
 Status SqliteCheckpointer::Impl::Prune(
     const std::vector<std::string>& thread_ids, PruneStrategy strategy,
     size_t keep_last) {
-  RP_RETURN_IF_ERROR(ValidatePrune(strategy, keep_last));
   if (thread_ids.empty()) return Status::OK();
   if (strategy == PruneStrategy::kDelete) {
     // Nothing survives, so nothing needs delta safety.

@@ -184,15 +184,6 @@ Status WriteStoredEncryption(Database* db, const StoredEncryption& stored) {
   return Status::OK();
 }
 
-Status SqliteCheckpointer::Impl::CheckWritable() const {
-  if (options_.read_only) {
-    return Status::InvalidArgument(
-        "store opened read-only: " +
-        sqlite_internal::PrintableBytes(options_.path));
-  }
-  return Status::OK();
-}
-
 Status SqliteCheckpointer::Impl::CheckOpen() const {
   return db_ ? Status::OK() : StoreClosedError();
 }

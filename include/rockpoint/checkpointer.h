@@ -18,6 +18,7 @@
 // closes a store that is still open, dropping the status.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,8 @@
 #include "rockpoint/types.h"
 
 namespace rockpoint {
+
+class Maintenance;  // rockpoint/maintenance.h
 
 // Limits enforced by every backend before anything is written.
 struct CheckpointerLimits {
@@ -59,13 +62,20 @@ class TupleCursor {
   virtual Result<std::optional<CheckpointTuple>> Next() = 0;
 };
 
-// Overridable methods take no default arguments: each default lives in a
-// non-virtual overload that passes it on. A derived class that overrides the
-// full form brings these overloads back with `using Checkpointer::PutWrites;`
-// and `using Checkpointer::Prune;`.
+// The front of every store. Its calls are not virtual: each one first does
+// what every backend shares, in this order, then hands the call to the
+// backend behind it (a private Do* hook):
+//   1. a closed store: Aborted "store is closed" (Close itself: OK);
+//   2. a write on a store opened read-only: InvalidArgument "store opened
+//      read-only: <store name>" (Expire only when not a dry run);
+//   3. the input: InvalidArgument naming the field (engine/validation.h),
+//      ids and values checked against the store's CheckpointerLimits;
+//      GetTuple without a thread_id is nullopt.
+// A backend implements the hooks and may assume all three passed. A wrapper
+// (ForwardingCheckpointer) is built without checks: the store it wraps does
+// them.
 class Checkpointer {
  public:
-  Checkpointer() = default;
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
   virtual ~Checkpointer() = default;
@@ -75,45 +85,37 @@ class Checkpointer {
   // for channels named in `new_versions`, one per (thread, ns, channel,
   // version); a stored value is never replaced. Returns the normalized config
   // {thread_id, checkpoint_ns, checkpoint.id}.
-  virtual Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                                       const Checkpoint& checkpoint,
-                                       const Metadata& metadata,
-                                       const ChannelVersions& new_versions) = 0;
+  Result<CheckpointConfig> Put(const CheckpointConfig& config,
+                               const Checkpoint& checkpoint,
+                               const Metadata& metadata,
+                               const ChannelVersions& new_versions);
 
   // Stores pending writes of `task_id` on config's checkpoint.
   // REQUIRES config.thread_id and config.checkpoint_id.
   // A regular write whose (task_path, task_id, idx) exists is ignored; a
   // special-channel write (see SpecialWriteIndex) replaces.
-  virtual Status PutWrites(const CheckpointConfig& config,
-                           const std::vector<ChannelWrite>& writes,
-                           std::string_view task_id,
-                           std::string_view task_path) = 0;
-  // PutWrites with task_path "".
   Status PutWrites(const CheckpointConfig& config,
                    const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id) {
-    return PutWrites(config, writes, task_id, std::string_view());
-  }
+                   std::string_view task_id,
+                   std::string_view task_path = std::string_view());
 
   // The checkpoint config.checkpoint_id of (thread, ns), or the latest one
   // when no id is given. nullopt when there is none or thread_id is missing.
-  virtual Result<std::optional<CheckpointTuple>> GetTuple(
-      const CheckpointConfig& config) = 0;
+  Result<std::optional<CheckpointTuple>> GetTuple(
+      const CheckpointConfig& config);
 
   // Tuples matching `options`, newest (greatest checkpoint_id) first.
-  virtual Result<std::unique_ptr<TupleCursor>> List(
-      const ListOptions& options) = 0;
+  Result<std::unique_ptr<TupleCursor>> List(const ListOptions& options);
 
   // Removes everything of `thread_id` in every namespace. Unknown: no-op.
-  virtual Status DeleteThread(std::string_view thread_id) = 0;
+  Status DeleteThread(std::string_view thread_id);
 
   // Deletes every checkpoint whose metadata.run_id is in `run_ids`, keeping
   // out of sight whatever surviving checkpoints' delta histories still need.
-  virtual Status DeleteForRuns(const std::vector<std::string>& run_ids) = 0;
+  Status DeleteForRuns(const std::vector<std::string>& run_ids);
 
   // Copies every checkpoint, value and write of `source` to `target`.
-  virtual Status CopyThread(std::string_view source,
-                            std::string_view target) = 0;
+  Status CopyThread(std::string_view source, std::string_view target);
 
   // Hides config's checkpoint, as Prune and DeleteForRuns do with the
   // checkpoints a survivor's delta history runs through: GetTuple, List,
@@ -124,18 +126,13 @@ class Checkpointer {
   // checkpoint is a no-op.
   // REQUIRES config.thread_id and config.checkpoint_id; NotFound if the
   // checkpoint does not exist.
-  virtual Status HideCheckpoint(const CheckpointConfig& config) = 0;
+  Status HideCheckpoint(const CheckpointConfig& config);
 
   // Per (thread, ns): keep the newest `keep_last` checkpoints (and what their
   // delta histories need), or delete everything.
   // REQUIRES: keep_last >= 1 for kKeepLatest.
-  virtual Status Prune(const std::vector<std::string>& thread_ids,
-                       PruneStrategy strategy, size_t keep_last) = 0;
-  // Prune with keep_last 1.
   Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy) {
-    return Prune(thread_ids, strategy, 1);
-  }
+               PruneStrategy strategy, size_t keep_last = 1);
 
   // One pass of `rule` (rockpoint/retention.h) over `thread_ids`: per
   // (thread, ns), the visible checkpoints it expires are deleted, or kept
@@ -146,8 +143,8 @@ class Checkpointer {
   // Unknown threads are skipped. With rule.dry_run nothing changes and the
   // report says what would go. InvalidArgument for a rule that
   // ValidateExpiryRule refuses.
-  virtual Result<RetentionReport> Expire(
-      const std::vector<std::string>& thread_ids, const ExpiryRule& rule) = 0;
+  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
+                                 const ExpiryRule& rule);
 
   // Expire of `policy` at `now` over every thread, in thread-id order, one
   // call per policy.sweep_batch_threads threads (ListThreads pages), so a
@@ -159,12 +156,11 @@ class Checkpointer {
   // For each channel: the writes since the nearest ancestor that stores a
   // value for it (the seed), walking parent links from config's checkpoint's
   // parent. See docs/CONTRACT.md.
-  virtual Result<DeltaHistory> GetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) = 0;
+  Result<DeltaHistory> GetDeltaChannelHistory(
+      const CheckpointConfig& config, const std::vector<std::string>& channels);
 
   // Threads with their namespaces, counts and latest timestamps, paged.
-  virtual Result<ThreadPage> ListThreads(const ListThreadsOptions& options) = 0;
+  Result<ThreadPage> ListThreads(const ListThreadsOptions& options);
 
   // Makes what was written durable (RocksDB: syncs the WAL), releases the
   // store (files, locks, connection) and returns what closing found (e.g.
@@ -173,10 +169,76 @@ class Checkpointer {
   // the store (a live cursor); the store then stays open and Close may be
   // called again once that is gone.
   // REQUIRES: no other call on this store is in flight.
-  virtual Status Close() = 0;
+  Status Close();
 
   // Convenience: all tuples of List(options), materialized.
   Result<std::vector<CheckpointTuple>> ListAll(const ListOptions& options);
+
+  // The store's maintenance capabilities (rockpoint/maintenance.h, whose
+  // functions are the way to use them), or nullptr when its backend has
+  // none.
+  Maintenance* maintenance() { return DoMaintenance(); }
+
+ protected:
+  // What the front checks before a call reaches a backend.
+  struct FrontChecks {
+    // The limits input is checked against.
+    CheckpointerLimits limits;
+    // Every write is refused (see the class comment).
+    bool read_only = false;
+    // How the read-only refusal names the store: its path, or its URL
+    // without a password.
+    std::string store_name;
+  };
+
+  // A backend: the front checks calls against `checks`.
+  explicit Checkpointer(FrontChecks checks);
+  // A wrapper: the front checks only that it is open; the store it passes
+  // calls on to checks the rest.
+  Checkpointer();
+
+ private:
+  // The backend interface: one hook per call above, with that call's
+  // contract. A hook is reached only on an open store, never with a write
+  // on a read-only one, and only with input that passed the front's
+  // checks. DoClose is reached once per successful close (Busy: again).
+  virtual Result<CheckpointConfig> DoPut(
+      const CheckpointConfig& config, const Checkpoint& checkpoint,
+      const Metadata& metadata, const ChannelVersions& new_versions) = 0;
+  virtual Status DoPutWrites(const CheckpointConfig& config,
+                             const std::vector<ChannelWrite>& writes,
+                             std::string_view task_id,
+                             std::string_view task_path) = 0;
+  virtual Result<std::optional<CheckpointTuple>> DoGetTuple(
+      const CheckpointConfig& config) = 0;
+  virtual Result<std::unique_ptr<TupleCursor>> DoList(
+      const ListOptions& options) = 0;
+  virtual Status DoDeleteThread(std::string_view thread_id) = 0;
+  virtual Status DoDeleteForRuns(const std::vector<std::string>& run_ids) = 0;
+  virtual Status DoCopyThread(std::string_view source,
+                              std::string_view target) = 0;
+  virtual Status DoHideCheckpoint(const CheckpointConfig& config) = 0;
+  virtual Status DoPrune(const std::vector<std::string>& thread_ids,
+                         PruneStrategy strategy, size_t keep_last) = 0;
+  virtual Result<RetentionReport> DoExpire(
+      const std::vector<std::string>& thread_ids, const ExpiryRule& rule) = 0;
+  virtual Result<DeltaHistory> DoGetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) = 0;
+  virtual Result<ThreadPage> DoListThreads(
+      const ListThreadsOptions& options) = 0;
+  virtual Status DoClose() = 0;
+  // The backend's Maintenance, if it has one. Default: nullptr.
+  virtual Maintenance* DoMaintenance() { return nullptr; }
+
+  // Aborted once closed; for a write, InvalidArgument when read-only.
+  Status CheckState(bool writes) const;
+
+  // nullopt for a wrapper.
+  const std::optional<FrontChecks> checks_;
+  // Set by a successful Close. Atomic so that a backend whose Close may
+  // run beside other calls (MemoryCheckpointer) stays well defined.
+  std::atomic<bool> closed_{false};
 };
 
 // The version after `current`: none -> 1, int n -> n + 1, a string

@@ -32,58 +32,61 @@ class ForwardingCheckpointer : public Checkpointer {
   // The checkpointer calls are forwarded to.
   Checkpointer* target() const { return target_; }
 
-  using Checkpointer::Prune;
-  using Checkpointer::PutWrites;
-
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint,
-                               const Metadata& metadata,
-                               const ChannelVersions& new_versions) override {
+ protected:
+  // The hooks a wrapper overrides; each passes the call on to the target's
+  // front. A wrapper's own front checks only that it is open, so a hook sees
+  // the caller's input unchecked: the target checks it.
+  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
+                                 const Checkpoint& checkpoint,
+                                 const Metadata& metadata,
+                                 const ChannelVersions& new_versions) override {
     return target_->Put(config, checkpoint, metadata, new_versions);
   }
-  Status PutWrites(const CheckpointConfig& config,
-                   const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id,
-                   std::string_view task_path) override {
+  Status DoPutWrites(const CheckpointConfig& config,
+                     const std::vector<ChannelWrite>& writes,
+                     std::string_view task_id,
+                     std::string_view task_path) override {
     return target_->PutWrites(config, writes, task_id, task_path);
   }
-  Result<std::optional<CheckpointTuple>> GetTuple(
+  Result<std::optional<CheckpointTuple>> DoGetTuple(
       const CheckpointConfig& config) override {
     return target_->GetTuple(config);
   }
-  Result<std::unique_ptr<TupleCursor>> List(
+  Result<std::unique_ptr<TupleCursor>> DoList(
       const ListOptions& options) override {
     return target_->List(options);
   }
-  Status DeleteThread(std::string_view thread_id) override {
+  Status DoDeleteThread(std::string_view thread_id) override {
     return target_->DeleteThread(thread_id);
   }
-  Status DeleteForRuns(const std::vector<std::string>& run_ids) override {
+  Status DoDeleteForRuns(const std::vector<std::string>& run_ids) override {
     return target_->DeleteForRuns(run_ids);
   }
-  Status CopyThread(std::string_view source, std::string_view target) override {
+  Status DoCopyThread(std::string_view source,
+                      std::string_view target) override {
     return target_->CopyThread(source, target);
   }
-  Status HideCheckpoint(const CheckpointConfig& config) override {
+  Status DoHideCheckpoint(const CheckpointConfig& config) override {
     return target_->HideCheckpoint(config);
   }
-  Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last) override {
+  Status DoPrune(const std::vector<std::string>& thread_ids,
+                 PruneStrategy strategy, size_t keep_last) override {
     return target_->Prune(thread_ids, strategy, keep_last);
   }
-  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
-                                 const ExpiryRule& rule) override {
+  Result<RetentionReport> DoExpire(const std::vector<std::string>& thread_ids,
+                                   const ExpiryRule& rule) override {
     return target_->Expire(thread_ids, rule);
   }
-  Result<DeltaHistory> GetDeltaChannelHistory(
+  Result<DeltaHistory> DoGetDeltaChannelHistory(
       const CheckpointConfig& config,
       const std::vector<std::string>& channels) override {
     return target_->GetDeltaChannelHistory(config, channels);
   }
-  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override {
+  Result<ThreadPage> DoListThreads(const ListThreadsOptions& options) override {
     return target_->ListThreads(options);
   }
-  Status Close() override { return target_->Close(); }
+  Status DoClose() override { return target_->Close(); }
+  Maintenance* DoMaintenance() override { return target_->maintenance(); }
 
  private:
   std::unique_ptr<Checkpointer> owned_;  // null when borrowed.

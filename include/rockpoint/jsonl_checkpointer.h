@@ -40,6 +40,7 @@
 
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/encryption.h"
+#include "rockpoint/maintenance.h"
 
 namespace rockpoint {
 
@@ -70,24 +71,7 @@ struct JsonlOptions {
 };
 
 // What the journal holds, and what opening it found.
-struct JsonlStats {
-  uint64_t file_bytes = 0;
-  uint64_t lines = 0;       // every line of the journal, header included.
-  uint64_t live_lines = 0;  // the lines a compaction would write.
-  // A torn tail found at open: bytes after the last commit line (what an
-  // interrupted append leaves), ignored. 0 when the journal ended cleanly.
-  uint64_t torn_tail_bytes = 0;
-  // The torn tail this checkpointer's open cut off the file (a read-write
-  // open cuts it, a read-only one leaves it: 0).
-  uint64_t torn_tail_bytes_cut = 0;
-  // The journal's format version (engine/jsonl/FORMAT.md): 3 (every line
-  // checksummed) for a journal this build created or compacted.
-  int64_t format_version = 0;
-  uint64_t compactions = 0;  // by this checkpointer since it was opened.
-  bool encrypted = false;    // the journal's records are sealed.
-};
-
-class JsonlCheckpointer final : public Checkpointer {
+class JsonlCheckpointer final : public Checkpointer, public Maintenance {
  public:
   // Opens (or creates) the journal at options.path and replays it.
   // Busy if another process has it open read-write; Corruption naming the
@@ -99,47 +83,20 @@ class JsonlCheckpointer final : public Checkpointer {
       const JsonlOptions& options);
   ~JsonlCheckpointer() override;
 
-  using Checkpointer::Prune;
-  using Checkpointer::PutWrites;
-
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint,
-                               const Metadata& metadata,
-                               const ChannelVersions& new_versions) override;
-  Status PutWrites(const CheckpointConfig& config,
-                   const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id,
-                   std::string_view task_path) override;
-  Result<std::optional<CheckpointTuple>> GetTuple(
-      const CheckpointConfig& config) override;
-  Result<std::unique_ptr<TupleCursor>> List(
-      const ListOptions& options) override;
-  Status DeleteThread(std::string_view thread_id) override;
-  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
-  Status CopyThread(std::string_view source, std::string_view target) override;
-  Status HideCheckpoint(const CheckpointConfig& config) override;
-  Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last) override;
-  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
-                                 const ExpiryRule& rule) override;
-  Result<DeltaHistory> GetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) override;
-  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
-  // Syncs the journal, releases the lock and closes the file. Returns the
-  // error that stopped the store, if an append failed.
-  Status Close() override;
-
   // Rewrites the journal as a snapshot of what it holds (atomically: a
   // crash leaves the old journal or the new one). InvalidArgument when
   // opened read-only.
-  Status Compact();
+  Status Compact() override;
 
   Result<JsonlStats> Stats();
 
   // The writes whose checkpoint the store does not hold (WriteLocation),
   // in key order.
-  Result<std::vector<WriteLocation>> FindOrphanWrites();
+  Result<std::vector<WriteLocation>> FindOrphanWrites() override;
+
+  // Maintenance (rockpoint/maintenance.h).
+  Result<StoreFigures> Figures() override;
+  BackendKind backend() const override { return BackendKind::kJsonl; }
 
   // Rewrites the whole journal at options.path, opened with
   // options.encryption (nullopt: a plaintext store), with every record
@@ -159,6 +116,36 @@ class JsonlCheckpointer final : public Checkpointer {
   class Impl;  // jsonl/*.cpp only.
 
  private:
+  // The backend hooks (rockpoint/checkpointer.h).
+  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
+                                 const Checkpoint& checkpoint,
+                                 const Metadata& metadata,
+                                 const ChannelVersions& new_versions) override;
+  Status DoPutWrites(const CheckpointConfig& config,
+                     const std::vector<ChannelWrite>& writes,
+                     std::string_view task_id,
+                     std::string_view task_path) override;
+  Result<std::optional<CheckpointTuple>> DoGetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> DoList(
+      const ListOptions& options) override;
+  Status DoDeleteThread(std::string_view thread_id) override;
+  Status DoDeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status DoCopyThread(std::string_view source,
+                      std::string_view target) override;
+  Status DoHideCheckpoint(const CheckpointConfig& config) override;
+  Status DoPrune(const std::vector<std::string>& thread_ids,
+                 PruneStrategy strategy, size_t keep_last) override;
+  Result<RetentionReport> DoExpire(const std::vector<std::string>& thread_ids,
+                                   const ExpiryRule& rule) override;
+  Result<DeltaHistory> DoGetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> DoListThreads(const ListThreadsOptions& options) override;
+  // Syncs the journal, releases the lock and closes the file. Returns the
+  // error that stopped the store, if an append failed.
+  Status DoClose() override;
+  Maintenance* DoMaintenance() override { return this; }
   explicit JsonlCheckpointer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -39,6 +39,7 @@
 
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/encryption.h"
+#include "rockpoint/maintenance.h"
 
 namespace rockpoint {
 
@@ -77,7 +78,7 @@ struct PostgresOptions {
   std::optional<EncryptionOptions> encryption;
 };
 
-class PostgresCheckpointer final : public Checkpointer {
+class PostgresCheckpointer final : public Checkpointer, public Maintenance {
  public:
   // Connects, then creates or checks the schema: InvalidArgument for a bad
   // option, IOError when the server cannot be reached, Corruption when a
@@ -105,43 +106,43 @@ class PostgresCheckpointer final : public Checkpointer {
   static Status Rekey(const PostgresOptions& options,
                       const std::optional<EncryptionOptions>& new_encryption);
 
-  using Checkpointer::Prune;
-  using Checkpointer::PutWrites;
-
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint,
-                               const Metadata& metadata,
-                               const ChannelVersions& new_versions) override;
-  Status PutWrites(const CheckpointConfig& config,
-                   const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id,
-                   std::string_view task_path) override;
-  Result<std::optional<CheckpointTuple>> GetTuple(
-      const CheckpointConfig& config) override;
-  Result<std::unique_ptr<TupleCursor>> List(
-      const ListOptions& options) override;
-  Status DeleteThread(std::string_view thread_id) override;
-  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
-  Status CopyThread(std::string_view source, std::string_view target) override;
-  Status HideCheckpoint(const CheckpointConfig& config) override;
-  Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last) override;
-  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
-                                 const ExpiryRule& rule) override;
-  Result<DeltaHistory> GetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) override;
-  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
-  // Closes every connection. Busy while a cursor is alive.
-  Status Close() override;
-
   // The writes in LangGraph's checkpoint_writes whose checkpoint is not in
   // its checkpoints table (WriteLocation), in key order.
-  Result<std::vector<WriteLocation>> FindOrphanWrites();
+  Result<std::vector<WriteLocation>> FindOrphanWrites() override;
+  BackendKind backend() const override { return BackendKind::kPostgres; }
 
   class Impl;  // postgres/*.cpp only.
 
  private:
+  // The backend hooks (rockpoint/checkpointer.h).
+  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
+                                 const Checkpoint& checkpoint,
+                                 const Metadata& metadata,
+                                 const ChannelVersions& new_versions) override;
+  Status DoPutWrites(const CheckpointConfig& config,
+                     const std::vector<ChannelWrite>& writes,
+                     std::string_view task_id,
+                     std::string_view task_path) override;
+  Result<std::optional<CheckpointTuple>> DoGetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> DoList(
+      const ListOptions& options) override;
+  Status DoDeleteThread(std::string_view thread_id) override;
+  Status DoDeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status DoCopyThread(std::string_view source,
+                      std::string_view target) override;
+  Status DoHideCheckpoint(const CheckpointConfig& config) override;
+  Status DoPrune(const std::vector<std::string>& thread_ids,
+                 PruneStrategy strategy, size_t keep_last) override;
+  Result<RetentionReport> DoExpire(const std::vector<std::string>& thread_ids,
+                                   const ExpiryRule& rule) override;
+  Result<DeltaHistory> DoGetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> DoListThreads(const ListThreadsOptions& options) override;
+  // Closes every connection. Busy while a cursor is alive.
+  Status DoClose() override;
+  Maintenance* DoMaintenance() override { return this; }
   explicit PostgresCheckpointer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

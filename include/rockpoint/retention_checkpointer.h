@@ -64,11 +64,11 @@ class RetentionCheckpointer final : public ForwardingCheckpointer {
 
   SweeperStats sweeper_stats() const;
 
+ private:
   // Stops the sweeper (waiting for a sweep in progress), then closes the
   // store under it.
-  Status Close() override;
+  Status DoClose() override;
 
- private:
   struct Sweeper;
   RetentionCheckpointer(std::unique_ptr<Checkpointer> target,
                         RetentionOptions options);

@@ -18,6 +18,7 @@
 
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/encryption.h"
+#include "rockpoint/maintenance.h"
 
 namespace rockpoint {
 
@@ -45,25 +46,7 @@ struct RocksDbOptions {
   std::optional<EncryptionOptions> encryption;
 };
 
-// Per column family figures for `rockpoint stats`.
-struct ColumnFamilyStats {
-  std::string name;
-  uint64_t live_sst_bytes = 0;
-  uint64_t blob_file_bytes = 0;
-  uint64_t estimated_keys = 0;
-};
-
-struct StoreStats {
-  std::vector<ColumnFamilyStats> column_families;
-  uint64_t total_disk_bytes = 0;  // all files in the store directory.
-  // Since the store was opened: the data size of the batches its writes
-  // handed to RocksDB, and the table and blob file bytes its compactions
-  // wrote (flushes not included).
-  uint64_t bytes_written = 0;
-  uint64_t compaction_bytes_written = 0;
-};
-
-class RocksDbCheckpointer final : public Checkpointer {
+class RocksDbCheckpointer final : public Checkpointer, public Maintenance {
  public:
   // The store format version this build writes. Persisted in `meta`; a
   // store with a version greater than kEncryptedFormatVersion is refused.
@@ -100,46 +83,52 @@ class RocksDbCheckpointer final : public Checkpointer {
   static Status Rekey(const RocksDbOptions& options,
                       const std::optional<EncryptionOptions>& new_encryption);
 
-  using Checkpointer::Prune;
-  using Checkpointer::PutWrites;
-
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint,
-                               const Metadata& metadata,
-                               const ChannelVersions& new_versions) override;
-  Status PutWrites(const CheckpointConfig& config,
-                   const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id,
-                   std::string_view task_path) override;
-  Result<std::optional<CheckpointTuple>> GetTuple(
-      const CheckpointConfig& config) override;
-  Result<std::unique_ptr<TupleCursor>> List(
-      const ListOptions& options) override;
-  Status DeleteThread(std::string_view thread_id) override;
-  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
-  Status CopyThread(std::string_view source, std::string_view target) override;
-  Status HideCheckpoint(const CheckpointConfig& config) override;
-  Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last) override;
-  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
-                                 const ExpiryRule& rule) override;
-  Result<DeltaHistory> GetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) override;
-  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
-  // Syncs the WAL (unless read-only), closes the database and releases the
-  // store lock, so the directory can be opened again (in this process too).
-  // Busy while a cursor (a RocksDB snapshot) is alive. After Close, Compact
-  // and Stats return Aborted too.
-  Status Close() override;
-
   // Flushes memtables and compacts every column family.
-  Status Compact();
+  Status Compact() override;
   Result<StoreStats> Stats();
+
+  // Maintenance (rockpoint/maintenance.h).
+  Result<VerifyReport> VerifyRecords(const VerifyProgressFn& progress) override;
+  Result<StoreFigures> Figures() override;
+  Status ScanRaw(std::string_view column_family, std::string_view key_prefix,
+                 const RawVisitor& visit) override;
+  BackendKind backend() const override { return BackendKind::kRocksDb; }
 
   class Impl;  // engine/rocksdb/ only.
 
  private:
+  // The backend hooks (rockpoint/checkpointer.h).
+  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
+                                 const Checkpoint& checkpoint,
+                                 const Metadata& metadata,
+                                 const ChannelVersions& new_versions) override;
+  Status DoPutWrites(const CheckpointConfig& config,
+                     const std::vector<ChannelWrite>& writes,
+                     std::string_view task_id,
+                     std::string_view task_path) override;
+  Result<std::optional<CheckpointTuple>> DoGetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> DoList(
+      const ListOptions& options) override;
+  Status DoDeleteThread(std::string_view thread_id) override;
+  Status DoDeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status DoCopyThread(std::string_view source,
+                      std::string_view target) override;
+  Status DoHideCheckpoint(const CheckpointConfig& config) override;
+  Status DoPrune(const std::vector<std::string>& thread_ids,
+                 PruneStrategy strategy, size_t keep_last) override;
+  Result<RetentionReport> DoExpire(const std::vector<std::string>& thread_ids,
+                                   const ExpiryRule& rule) override;
+  Result<DeltaHistory> DoGetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> DoListThreads(const ListThreadsOptions& options) override;
+  // Syncs the WAL (unless read-only), closes the database and releases the
+  // store lock, so the directory can be opened again (in this process too).
+  // Busy while a cursor (a RocksDB snapshot) is alive. After Close, Compact
+  // and Stats return Aborted too.
+  Status DoClose() override;
+  Maintenance* DoMaintenance() override { return this; }
   // Reaches Impl from engine/rocksdb/ and its tests
   // (engine/rocksdb/rocksdb_impl.h).
   friend Impl& ImplOf(RocksDbCheckpointer& store);

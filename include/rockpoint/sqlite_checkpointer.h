@@ -20,6 +20,7 @@
 
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/encryption.h"
+#include "rockpoint/maintenance.h"
 
 namespace rockpoint {
 
@@ -47,7 +48,7 @@ struct SqliteOptions {
   std::optional<EncryptionOptions> encryption;
 };
 
-class SqliteCheckpointer final : public Checkpointer {
+class SqliteCheckpointer final : public Checkpointer, public Maintenance {
  public:
   static Result<std::unique_ptr<SqliteCheckpointer>> Open(
       const SqliteOptions& options);
@@ -72,45 +73,45 @@ class SqliteCheckpointer final : public Checkpointer {
                       const std::optional<EncryptionOptions>& new_encryption);
   ~SqliteCheckpointer() override;
 
-  using Checkpointer::Prune;
-  using Checkpointer::PutWrites;
-
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint,
-                               const Metadata& metadata,
-                               const ChannelVersions& new_versions) override;
-  Status PutWrites(const CheckpointConfig& config,
-                   const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id,
-                   std::string_view task_path) override;
-  Result<std::optional<CheckpointTuple>> GetTuple(
-      const CheckpointConfig& config) override;
-  Result<std::unique_ptr<TupleCursor>> List(
-      const ListOptions& options) override;
-  Status DeleteThread(std::string_view thread_id) override;
-  Status DeleteForRuns(const std::vector<std::string>& run_ids) override;
-  Status CopyThread(std::string_view source, std::string_view target) override;
-  Status HideCheckpoint(const CheckpointConfig& config) override;
-  Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last) override;
-  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
-                                 const ExpiryRule& rule) override;
-  Result<DeltaHistory> GetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) override;
-  Result<ThreadPage> ListThreads(const ListThreadsOptions& options) override;
-  // Finalizes the cached statements and closes the connection (the last
-  // connection checkpoints the WAL into the database file). Busy, leaving
-  // it open, while a statement is still open. Safe to call from any thread.
-  Status Close() override;
-
   // The writes whose checkpoint the store does not hold (WriteLocation),
   // in key order; one read transaction.
-  Result<std::vector<WriteLocation>> FindOrphanWrites();
+  Result<std::vector<WriteLocation>> FindOrphanWrites() override;
+  BackendKind backend() const override { return BackendKind::kSqlite; }
 
   class Impl;  // sqlite/*.cpp only.
 
  private:
+  // The backend hooks (rockpoint/checkpointer.h).
+  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
+                                 const Checkpoint& checkpoint,
+                                 const Metadata& metadata,
+                                 const ChannelVersions& new_versions) override;
+  Status DoPutWrites(const CheckpointConfig& config,
+                     const std::vector<ChannelWrite>& writes,
+                     std::string_view task_id,
+                     std::string_view task_path) override;
+  Result<std::optional<CheckpointTuple>> DoGetTuple(
+      const CheckpointConfig& config) override;
+  Result<std::unique_ptr<TupleCursor>> DoList(
+      const ListOptions& options) override;
+  Status DoDeleteThread(std::string_view thread_id) override;
+  Status DoDeleteForRuns(const std::vector<std::string>& run_ids) override;
+  Status DoCopyThread(std::string_view source,
+                      std::string_view target) override;
+  Status DoHideCheckpoint(const CheckpointConfig& config) override;
+  Status DoPrune(const std::vector<std::string>& thread_ids,
+                 PruneStrategy strategy, size_t keep_last) override;
+  Result<RetentionReport> DoExpire(const std::vector<std::string>& thread_ids,
+                                   const ExpiryRule& rule) override;
+  Result<DeltaHistory> DoGetDeltaChannelHistory(
+      const CheckpointConfig& config,
+      const std::vector<std::string>& channels) override;
+  Result<ThreadPage> DoListThreads(const ListThreadsOptions& options) override;
+  // Finalizes the cached statements and closes the connection (the last
+  // connection checkpoints the WAL into the database file). Busy, leaving
+  // it open, while a statement is still open. Safe to call from any thread.
+  Status DoClose() override;
+  Maintenance* DoMaintenance() override { return this; }
   explicit SqliteCheckpointer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

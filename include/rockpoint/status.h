@@ -24,8 +24,9 @@ enum class StatusCode {
   kInvalidArgument = 2,
   kCorruption = 3,
   kIOError = 4,
-  kBusy = 5,     // e.g. the store is locked by another process.
-  kAborted = 6,  // e.g. the operation was cancelled or the store closed.
+  kBusy = 5,          // e.g. the store is locked by another process.
+  kAborted = 6,       // e.g. the operation was cancelled or the store closed.
+  kNotSupported = 7,  // the store's backend has no such capability.
 };
 
 class [[nodiscard]] Status {
@@ -49,6 +50,9 @@ class [[nodiscard]] Status {
   static Status Busy(std::string message) {
     return Status(StatusCode::kBusy, std::move(message));
   }
+  static Status NotSupported(std::string message) {
+    return Status(StatusCode::kNotSupported, std::move(message));
+  }
   static Status Aborted(std::string message) {
     return Status(StatusCode::kAborted, std::move(message));
   }
@@ -62,6 +66,7 @@ class [[nodiscard]] Status {
   bool IsIOError() const { return code_ == StatusCode::kIOError; }
   bool IsBusy() const { return code_ == StatusCode::kBusy; }
   bool IsAborted() const { return code_ == StatusCode::kAborted; }
+  bool IsNotSupported() const { return code_ == StatusCode::kNotSupported; }
 
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
@@ -88,6 +93,8 @@ class [[nodiscard]] Status {
         return "Busy";
       case StatusCode::kAborted:
         return "Aborted";
+      case StatusCode::kNotSupported:
+        return "NotSupported";
     }
     return "Unknown";
   }

@@ -48,17 +48,18 @@ namespace {
 class CountingCheckpointer final : public ForwardingCheckpointer {
  public:
   using ForwardingCheckpointer::ForwardingCheckpointer;
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint,
-                               const Metadata& metadata,
-                               const ChannelVersions& new_versions) override {
-    ++puts_;
-    return ForwardingCheckpointer::Put(config, checkpoint, metadata,
-                                       new_versions);
-  }
   int puts() const { return puts_; }
 
  private:
+  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
+                                 const Checkpoint& checkpoint,
+                                 const Metadata& metadata,
+                                 const ChannelVersions& new_versions) override {
+    ++puts_;
+    return ForwardingCheckpointer::DoPut(config, checkpoint, metadata,
+                                         new_versions);
+  }
+
   int puts_ = 0;
 };
 

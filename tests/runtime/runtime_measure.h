@@ -46,53 +46,53 @@ class DiscardCheckpointer final : public Checkpointer {
  public:
   explicit DiscardCheckpointer(std::chrono::microseconds delay)
       : delay_(delay) {}
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint, const Metadata&,
-                               const ChannelVersions&) override {
+
+ private:
+  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
+                                 const Checkpoint& checkpoint, const Metadata&,
+                                 const ChannelVersions&) override {
     Pause();
     return CheckpointConfig{config.thread_id, config.checkpoint_ns,
                             checkpoint.id};
   }
-  Status PutWrites(const CheckpointConfig&, const std::vector<ChannelWrite>&,
-                   std::string_view, std::string_view) override {
+  Status DoPutWrites(const CheckpointConfig&, const std::vector<ChannelWrite>&,
+                     std::string_view, std::string_view) override {
     Pause();
     return Status::OK();
   }
-  Result<std::optional<CheckpointTuple>> GetTuple(
+  Result<std::optional<CheckpointTuple>> DoGetTuple(
       const CheckpointConfig&) override {
     return std::optional<CheckpointTuple>();
   }
-  Result<std::unique_ptr<TupleCursor>> List(const ListOptions&) override {
+  Result<std::unique_ptr<TupleCursor>> DoList(const ListOptions&) override {
     return Status::InvalidArgument("discard store keeps nothing to list");
   }
-  Status DeleteThread(std::string_view) override { return Status::OK(); }
-  Status DeleteForRuns(const std::vector<std::string>&) override {
+  Status DoDeleteThread(std::string_view) override { return Status::OK(); }
+  Status DoDeleteForRuns(const std::vector<std::string>&) override {
     return Status::OK();
   }
-  Status CopyThread(std::string_view, std::string_view) override {
+  Status DoCopyThread(std::string_view, std::string_view) override {
     return Status::OK();
   }
-  Status HideCheckpoint(const CheckpointConfig&) override {
+  Status DoHideCheckpoint(const CheckpointConfig&) override {
     return Status::NotFound("discard store keeps no checkpoint to hide");
   }
-  Status Prune(const std::vector<std::string>&, PruneStrategy,
-               size_t) override {
+  Status DoPrune(const std::vector<std::string>&, PruneStrategy,
+                 size_t) override {
     return Status::OK();
   }
-  Result<RetentionReport> Expire(const std::vector<std::string>&,
-                                 const ExpiryRule&) override {
+  Result<RetentionReport> DoExpire(const std::vector<std::string>&,
+                                   const ExpiryRule&) override {
     return RetentionReport{};
   }
-  Result<DeltaHistory> GetDeltaChannelHistory(
+  Result<DeltaHistory> DoGetDeltaChannelHistory(
       const CheckpointConfig&, const std::vector<std::string>&) override {
     return DeltaHistory{};
   }
-  Result<ThreadPage> ListThreads(const ListThreadsOptions&) override {
+  Result<ThreadPage> DoListThreads(const ListThreadsOptions&) override {
     return ThreadPage{};
   }
-  Status Close() override { return Status::OK(); }
-
- private:
+  Status DoClose() override { return Status::OK(); }
   void Pause() {
     if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
   }

@@ -163,8 +163,6 @@ class RecordingCheckpointer final : public ForwardingCheckpointer {
   explicit RecordingCheckpointer(Checkpointer* base)
       : ForwardingCheckpointer(base) {}
 
-  using ForwardingCheckpointer::PutWrites;
-
   void set_delay(std::chrono::microseconds delay) { delay_ = delay; }
   // Write calls (put or put_writes) numbered from 1; 0 disables.
   void fail_write_call(int n) { fail_at_ = n; }
@@ -174,29 +172,29 @@ class RecordingCheckpointer final : public ForwardingCheckpointer {
   }
   int in_flight_max() const { return in_flight_max_.load(); }
 
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint,
-                               const Metadata& metadata,
-                               const ChannelVersions& new_versions) override {
+ private:
+  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
+                                 const Checkpoint& checkpoint,
+                                 const Metadata& metadata,
+                                 const ChannelVersions& new_versions) override {
     Scope scope(this);
     if (Status failed = Record("put " + checkpoint.id); !failed.ok()) {
       return failed;
     }
-    return ForwardingCheckpointer::Put(config, checkpoint, metadata,
-                                       new_versions);
+    return ForwardingCheckpointer::DoPut(config, checkpoint, metadata,
+                                         new_versions);
   }
-  Status PutWrites(const CheckpointConfig& config,
-                   const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id,
-                   std::string_view task_path) override {
+  Status DoPutWrites(const CheckpointConfig& config,
+                     const std::vector<ChannelWrite>& writes,
+                     std::string_view task_id,
+                     std::string_view task_path) override {
     Scope scope(this);
     RP_RETURN_IF_ERROR(Record("writes " + config.checkpoint_id.value_or("") +
                               " " + std::string(task_id)));
-    return ForwardingCheckpointer::PutWrites(config, writes, task_id,
-                                             task_path);
+    return ForwardingCheckpointer::DoPutWrites(config, writes, task_id,
+                                               task_path);
   }
 
- private:
   struct Scope {
     explicit Scope(RecordingCheckpointer* owner) : owner_(owner) {
       int now = ++owner_->in_flight_;

@@ -4,7 +4,7 @@
 // and LangGraph.js's lc JSON read as documented in
 // tools/cli/readable_values.h; malformed ones stay opaque; export keeps
 // the stored bytes.
-#include "engine/jsonl/json_text.h"
+#include "formats/json_text.h"
 #include "tools/cli_harness.h"
 
 namespace rockpoint::cli_test {
@@ -157,7 +157,7 @@ Json ChannelValue(const Json& show, const std::string& channel) {
 }
 
 Json Opaque(int code, std::string_view data) {
-  return Json{{"$ext", code}, {"$data", jsonl::Base64Encode(data)}};
+  return Json{{"$ext", code}, {"$data", formats::Base64Encode(data)}};
 }
 
 TEST_CASE("show --json reads Python messages as {type, content, ...}") {
@@ -307,13 +307,14 @@ TEST_CASE("--raw and export keep the stored bytes") {
       RunOk({"show", "py", "c1", "--json", "--raw", "--store", f.store}).out);
   for (const Json& row : raw["channels"]) {
     if (row["channel"] != "messages") continue;
-    CHECK(row["value"]["b64"] == jsonl::Base64Encode(BytesOfHex(kMessagesHex)));
+    CHECK(row["value"]["b64"] ==
+          formats::Base64Encode(BytesOfHex(kMessagesHex)));
   }
   const std::string exported = RunOk({"export", "--store", f.store}).out;
   CHECK(exported.find("HumanMessage\"") == std::string::npos);
-  CHECK(exported.find(jsonl::Base64Encode(BytesOfHex(kMessagesHex))) !=
+  CHECK(exported.find(formats::Base64Encode(BytesOfHex(kMessagesHex))) !=
         std::string::npos);
-  CHECK(exported.find(jsonl::Base64Encode(BytesOfHex(kInterruptHex))) !=
+  CHECK(exported.find(formats::Base64Encode(BytesOfHex(kInterruptHex))) !=
         std::string::npos);
 }
 

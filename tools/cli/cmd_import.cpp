@@ -21,13 +21,21 @@
 #include <fstream>
 #include <iostream>
 
-#include "rockpoint/jsonl_checkpointer.h"
+#include "rockpoint/open.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/import_passes.h"
 #include "tools/cli/progress.h"
 
 namespace rockpoint::cli {
 namespace {
+
+// Whether `file` is a rockpoint journal (a store, which import reads through
+// its backend) rather than an export.
+bool IsJournal(const std::string& file) {
+  const Result<StoreLocation> location = LocateStore(file);
+  return location.ok() && location->exists &&
+         location->backend == BackendKind::kJsonl;
+}
 
 namespace fs = std::filesystem;
 
@@ -76,12 +84,11 @@ class Spool {
 
   // Writes the export of the journal at `journal` (opened read-only).
   Status ExportJournal(const std::string& journal) {
-    JsonlOptions options;
-    options.path = journal;
+    StoreOptions options;
     options.read_only = true;
     options.create_if_missing = false;
-    RP_ASSIGN_OR_RETURN(std::unique_ptr<JsonlCheckpointer> source,
-                        JsonlCheckpointer::Open(options));
+    RP_ASSIGN_OR_RETURN(std::unique_ptr<Checkpointer> source,
+                        Open("jsonl:" + journal, options));
     RP_ASSIGN_OR_RETURN(const int fd, Create("the journal's export"));
     ::close(fd);
     std::ofstream out(path_, std::ios::binary | std::ios::trunc);
@@ -192,7 +199,7 @@ class ImportCommand final : public Command {
       file = spool.path();
     }
     Spool journal_export;
-    if (ClassifyJsonlFile(file) == JsonlFileKind::kJournal) {
+    if (IsJournal(file)) {
       RP_RETURN_IF_ERROR(journal_export.ExportJournal(file));
       file = journal_export.path();
     }

@@ -11,10 +11,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "rockpoint/jsonl_checkpointer.h"
-#include "rockpoint/postgres_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "rockpoint/maintenance.h"
 #include "tools/cli/commands.h"
 
 namespace rockpoint::cli {
@@ -81,8 +78,11 @@ class RekeyCommand final : public Command {
       RP_ASSIGN_OR_RETURN(forced, ParseBackend(context.globals.backend));
     }
     const std::string& path = context.globals.store;
-    RP_ASSIGN_OR_RETURN(const Backend backend, Store::Locate(path, forced));
-    RP_RETURN_IF_ERROR(Rekey(backend, path, context.encryption, next));
+    RP_ASSIGN_OR_RETURN(const StoreLocation location,
+                        Store::Locate(path, forced));
+    StoreOptions options;
+    options.encryption = context.encryption;
+    RP_RETURN_IF_ERROR(Rekey(location, options, next));
     if (context.table()) {
       *context.out << (next ? "re-encrypted " : "decrypted ") << path << '\n';
     } else {
@@ -93,42 +93,6 @@ class RekeyCommand final : public Command {
   }
 
  private:
-  static Status Rekey(Backend backend, const std::string& path,
-                      const std::optional<EncryptionOptions>& current,
-                      const std::optional<EncryptionOptions>& next) {
-    switch (backend) {
-      case Backend::kRocksDb: {
-        RocksDbOptions options;
-        options.path = path;
-        options.create_if_missing = false;
-        options.encryption = current;
-        return RocksDbCheckpointer::Rekey(options, next);
-      }
-      case Backend::kSqlite: {
-        SqliteOptions options;
-        options.path = path;
-        options.create_if_missing = false;
-        options.encryption = current;
-        return SqliteCheckpointer::Rekey(options, next);
-      }
-      case Backend::kJsonl: {
-        JsonlOptions options;
-        options.path = path;
-        options.create_if_missing = false;
-        options.encryption = current;
-        return JsonlCheckpointer::Rekey(options, next);
-      }
-      case Backend::kPostgres: {
-        PostgresOptions options;
-        options.url = path;
-        options.create_if_missing = false;
-        options.encryption = current;
-        return PostgresCheckpointer::Rekey(options, next);
-      }
-    }
-    return Status::InvalidArgument("unknown backend");
-  }
-
   std::string new_key_file_;
   bool decrypt_ = false;
 };

@@ -1,9 +1,8 @@
 // `compact` (RocksDB: flush and compact every column family; JSONL: rewrite
 // the journal as a snapshot of what it holds) and `dump` (RocksDB: the raw
 // records, keys decoded).
-#include "engine/rocksdb/rocksdb_maintenance.h"
 #include "keys/tuple.h"
-#include "rockpoint/jsonl_checkpointer.h"
+#include "rockpoint/maintenance.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 
@@ -22,27 +21,23 @@ std::string Hex(std::string_view bytes) {
   return out;
 }
 
-// Compacts a RocksDB store; `doc` gets its bytes on disk before and after.
-Status CompactRocksDb(RocksDbCheckpointer& rocksdb, Json& doc) {
-  RP_ASSIGN_OR_RETURN(StoreStats before, rocksdb.Stats());
-  RP_RETURN_IF_ERROR(rocksdb.Compact());
-  RP_ASSIGN_OR_RETURN(StoreStats after, rocksdb.Stats());
-  doc["disk_bytes_before"] = before.total_disk_bytes;
-  doc["disk_bytes_after"] = after.total_disk_bytes;
-  doc["compaction_bytes_written"] = after.compaction_bytes_written;
-  return Status::OK();
-}
-
-// Rewrites a journal without its dead lines; `doc` gets its size and lines
-// before and after.
-Status CompactJsonl(JsonlCheckpointer& journal, Json& doc) {
-  RP_ASSIGN_OR_RETURN(JsonlStats before, journal.Stats());
-  RP_RETURN_IF_ERROR(journal.Compact());
-  RP_ASSIGN_OR_RETURN(JsonlStats after, journal.Stats());
-  doc["file_bytes_before"] = before.file_bytes;
-  doc["file_bytes_after"] = after.file_bytes;
-  doc["lines_before"] = before.lines;
-  doc["lines_after"] = after.lines;
+// Compacts the store; `doc` gets its size before and after (RocksDB: bytes
+// on disk; a journal: bytes and lines).
+Status CompactAndReport(Checkpointer& store, Json& doc) {
+  RP_ASSIGN_OR_RETURN(const StoreFigures before, Figures(store));
+  RP_RETURN_IF_ERROR(Compact(store));
+  RP_ASSIGN_OR_RETURN(const StoreFigures after, Figures(store));
+  if (before.rocksdb && after.rocksdb) {
+    doc["disk_bytes_before"] = before.rocksdb->total_disk_bytes;
+    doc["disk_bytes_after"] = after.rocksdb->total_disk_bytes;
+    doc["compaction_bytes_written"] = after.rocksdb->compaction_bytes_written;
+  }
+  if (before.jsonl && after.jsonl) {
+    doc["file_bytes_before"] = before.jsonl->file_bytes;
+    doc["file_bytes_after"] = after.jsonl->file_bytes;
+    doc["lines_before"] = before.jsonl->lines;
+    doc["lines_after"] = after.jsonl->lines;
+  }
   return Status::OK();
 }
 
@@ -70,12 +65,7 @@ class CompactCommand final : public Command {
           "compact is not supported for PostgreSQL stores (the server "
           "reclaims space: VACUUM)");
     }
-    if (RocksDbCheckpointer* rocksdb = store.rocksdb()) {
-      RP_RETURN_IF_ERROR(CompactRocksDb(*rocksdb, doc));
-    }
-    if (JsonlCheckpointer* journal = store.jsonl()) {
-      RP_RETURN_IF_ERROR(CompactJsonl(*journal, doc));
-    }
+    RP_RETURN_IF_ERROR(CompactAndReport(store.checkpointer(), doc));
     context.Print(Output::Document(std::move(doc)));
     return kExitOk;
   }
@@ -101,8 +91,7 @@ class DumpCommand final : public Command {
 
   Result<int> Run(Context& context) override {
     RP_RETURN_IF_ERROR(context.DecodeIds(thread_));
-    RocksDbCheckpointer* rocksdb = context.store->rocksdb();
-    if (rocksdb == nullptr) {
+    if (context.store->backend() != Backend::kRocksDb) {
       return Status::InvalidArgument(
           "dump needs a RocksDB store, not " +
           std::string(BackendName(context.store->backend())));
@@ -135,7 +124,8 @@ class DumpCommand final : public Command {
       output.rows.push_back(std::move(row));
       return !limit_ || ++shown < *limit_;
     };
-    RP_RETURN_IF_ERROR(ScanRaw(*rocksdb, column_family_, "", visit));
+    RP_RETURN_IF_ERROR(
+        ScanRaw(context.store->checkpointer(), column_family_, "", visit));
     context.Print(output);
     return kExitOk;
   }

@@ -8,8 +8,7 @@
 #include <set>
 #include <tuple>
 
-#include "engine/rocksdb/rocksdb_maintenance.h"
-#include "rockpoint/jsonl_checkpointer.h"
+#include "rockpoint/maintenance.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
@@ -93,11 +92,10 @@ Status AddLogicalFigures(Checkpointer& store, Json& doc) {
   return Status::OK();
 }
 
-Status AddRocksDbFigures(RocksDbCheckpointer& store, Json& doc) {
-  RP_ASSIGN_OR_RETURN(uint64_t hidden, CountHiddenCheckpoints(store));
-  doc["hidden_checkpoints"] = hidden;
-  RP_ASSIGN_OR_RETURN(StoreStats stats, store.Stats());
-  RP_ASSIGN_OR_RETURN(std::vector<TableFigures> tables, TableStats(store));
+void AddRocksDbFigures(const StoreFigures& figures, Json& doc) {
+  doc["hidden_checkpoints"] = figures.hidden_checkpoints.value_or(0);
+  const StoreStats& stats = *figures.rocksdb;
+  const std::vector<TableFigures>& tables = figures.rocksdb_tables;
   doc["disk_bytes"] = stats.total_disk_bytes;
   // The store counts bytes written since it was opened, so this is the
   // amplification of the writes this process made (none for stats).
@@ -125,14 +123,12 @@ Status AddRocksDbFigures(RocksDbCheckpointer& store, Json& doc) {
   }
   doc["compression_ratio"] = Ratio(raw, stored);
   doc["column_families"] = std::move(families);
-  return Status::OK();
 }
 
 // The journal: its bytes, its format version, its lines, the lines a
 // compaction would keep, and a torn tail found when it was opened (ignored
 // by reads) and what of it the open cut off.
-Status AddJsonlFigures(JsonlCheckpointer& journal, Json& doc) {
-  RP_ASSIGN_OR_RETURN(JsonlStats stats, journal.Stats());
+void AddJsonlFigures(const JsonlStats& stats, Json& doc) {
   doc["disk_bytes"] = stats.file_bytes;
   doc["journal_version"] = stats.format_version;
   doc["journal_lines"] = stats.lines;
@@ -141,7 +137,6 @@ Status AddJsonlFigures(JsonlCheckpointer& journal, Json& doc) {
       stats.lines - std::min(stats.lines, stats.live_lines);
   doc["torn_tail_bytes"] = stats.torn_tail_bytes;
   doc["torn_tail_bytes_cut"] = stats.torn_tail_bytes_cut;
-  return Status::OK();
 }
 
 class StatsCommand final : public Command {
@@ -180,10 +175,14 @@ class StatsCommand final : public Command {
     } else {
       RP_RETURN_IF_ERROR(AddLogicalFigures(store.checkpointer(), doc));
     }
-    if (store.rocksdb() != nullptr) {
-      RP_RETURN_IF_ERROR(AddRocksDbFigures(*store.rocksdb(), doc));
-    } else if (store.jsonl() != nullptr) {
-      RP_RETURN_IF_ERROR(AddJsonlFigures(*store.jsonl(), doc));
+    const Result<StoreFigures> figures = Figures(store.checkpointer());
+    if (!figures.ok() && !figures.status().IsNotSupported()) {
+      return figures.status();
+    }
+    if (figures.ok() && figures->rocksdb) {
+      AddRocksDbFigures(*figures, doc);
+    } else if (figures.ok() && figures->jsonl) {
+      AddJsonlFigures(*figures->jsonl, doc);
     } else {
       doc["disk_bytes"] = PathBytes(store.path());
     }

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "engine/durable_file.h"
+#include "base/durable_file.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"

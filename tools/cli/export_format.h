@@ -20,16 +20,16 @@
 #include <string>
 #include <vector>
 
-#include "engine/jsonl/lines.h"
+#include "formats/export_header.h"
+#include "formats/lines.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/status.h"
 #include "tools/cli/text_codec.h"
 
 namespace rockpoint::cli {
 
-// Written in the header line; a reader refuses a greater one.
-inline constexpr int64_t kExportFormatVersion = 1;
-inline constexpr std::string_view kExportFormatName = "rockpoint-export";
+using formats::kExportFormatName;
+using formats::kExportFormatVersion;
 
 struct ExportCounts {
   uint64_t checkpoints = 0;
@@ -83,15 +83,15 @@ Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
                                  const ProgressFn& progress);
 
 // --- the header and trailer lines (export_lines.cpp); the lines between
-// them are engine/jsonl/lines.h's, in its kExport dialect ---
+// them are formats/lines.h's, in its kExport dialect ---
 
-using jsonl::CheckpointLine;
-using jsonl::CheckpointLineToJson;
-using jsonl::ValueLine;
-using jsonl::ValueLineToJson;
-using jsonl::WriteLine;
-using jsonl::WriteLineFromJson;
-using jsonl::WriteLineToJson;
+using formats::CheckpointLine;
+using formats::CheckpointLineToJson;
+using formats::ValueLine;
+using formats::ValueLineToJson;
+using formats::WriteLine;
+using formats::WriteLineFromJson;
+using formats::WriteLineToJson;
 
 Json HeaderToJson();
 Json TrailerToJson(const ExportCounts& counts);

@@ -1,11 +1,11 @@
 // The export's header and trailer lines (grammar in FORMAT_JSONL.md); the
-// lines between them are engine/jsonl/lines.h's.
+// lines between them are formats/lines.h's.
 #include "tools/cli/export_format.h"
 
 namespace rockpoint::cli {
 
-using jsonl::BadField;
-using jsonl::LineFields;
+using formats::BadField;
+using formats::LineFields;
 
 Json HeaderToJson() {
   Json json = Json::object();

@@ -88,7 +88,7 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
       value_line.channel = channel;
       value_line.version = version->second;
       value_line.value = value;
-      EmitLine(ValueLineToJson(value_line, jsonl::Dialect::kExport), out);
+      EmitLine(ValueLineToJson(value_line, formats::Dialect::kExport), out);
       ++counts.values;
     }
     CheckpointLine line{thread,       ns,         tuple->hidden,
@@ -101,7 +101,7 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
     ++counts.checkpoints;
     for (PendingWrite& write : tuple->pending_writes) {
       EmitLine(WriteLineToJson({thread, ns, id, std::move(write)},
-                               jsonl::Dialect::kExport),
+                               formats::Dialect::kExport),
                out);
       ++counts.writes;
     }

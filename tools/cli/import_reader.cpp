@@ -137,19 +137,19 @@ Status Importer::HandleLine(const Json& json) {
   const std::string kind =
       json.contains("kind") && json["kind"].is_string() ? json["kind"] : "";
   if (kind == "value") {
-    RP_ASSIGN_OR_RETURN(ValueLine line, jsonl::ValueLineFromJson(
-                                            json, jsonl::Dialect::kExport));
+    RP_ASSIGN_OR_RETURN(ValueLine line, formats::ValueLineFromJson(
+                                            json, formats::Dialect::kExport));
     return AddValue(std::move(line));
   }
   if (kind == "checkpoint") {
     RP_ASSIGN_OR_RETURN(
         CheckpointLine line,
-        jsonl::CheckpointLineFromJson(json, jsonl::Dialect::kExport));
+        formats::CheckpointLineFromJson(json, formats::Dialect::kExport));
     return AddCheckpoint(std::move(line));
   }
   if (kind == "write") {
     RP_ASSIGN_OR_RETURN(WriteLine line,
-                        WriteLineFromJson(json, jsonl::Dialect::kExport));
+                        WriteLineFromJson(json, formats::Dialect::kExport));
     return AddWrite(std::move(line));
   }
   if (kind == "end") {

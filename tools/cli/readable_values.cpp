@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "engine/jsonl/value_json.h"
+#include "formats/value_json.h"
 #include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::cli {
@@ -99,9 +99,9 @@ class PythonValueReader {
           decoded_any_ = true;
           return std::move(*readable);
         }
-        return jsonl::ValueToJson(value);
+        return formats::ValueToJson(value);
       default:
-        return jsonl::ValueToJson(value);
+        return formats::ValueToJson(value);
     }
   }
 

@@ -45,7 +45,7 @@
 
 namespace rockpoint::cli {
 
-// ValueToJson (engine/jsonl/value_json.h) with LangGraph Python's
+// ValueToJson (formats/value_json.h) with LangGraph Python's
 // extensions in their readable forms (see above).
 Json ReadableJson(const serde::Value& value);
 

@@ -1,22 +1,15 @@
-// Store: the store a CLI command works on, opened from --store PATH.
-//
-// Backend detection (unless forced with --backend): a directory is a RocksDB
-// store; a file starting with the SQLite header is a SQLite database; a file
-// whose first line is a rockpoint journal header is a JSONL store
-// (JsonlCheckpointer: one journal file, engine/jsonl/FORMAT.md), as is a
-// ".jsonl" file whose creation stopped before its header line was whole. A
-// ".jsonl" file that is an export (FORMAT_JSONL.md; the CLI's old "memory
-// files" were exports) is refused with the `rockpoint import` command that
-// turns it into a store. A path that does not exist is created only with
-// Access::kCreate or kImport, as a journal (".jsonl"), a SQLite database
-// (".db", ".sqlite", ".sqlite3") or a RocksDB directory (else).
+// Store: the store a CLI command works on, opened from --store URL through
+// rockpoint::Open (rockpoint/open.h), which recognizes an existing store by
+// its content and names a new one by its path ("*.jsonl" a journal, "*.db",
+// "*.sqlite", "*.sqlite3" SQLite, anything else RocksDB). --backend NAME
+// forces a backend as the URL NAME:PATH would. A path that does not exist
+// is created only with Access::kCreate or kImport.
 //
 // A PostgreSQL connection URL (postgresql://... or postgres://..., or any
 // libpq connection string with --backend postgres) is a PostgreSQL store
-// (PostgresCheckpointer, on LangGraph's PostgresSaver tables): read commands
-// run READ ONLY transactions and create nothing; other commands create
-// LangGraph's tables and rockpoint's additive objects when missing. Nothing
-// is ever dropped.
+// (LangGraph's PostgresSaver tables): read commands run READ ONLY
+// transactions and create nothing; other commands create LangGraph's tables
+// and rockpoint's additive objects when missing. Nothing is ever dropped.
 //
 // Read-only commands (kRead) open RocksDB, SQLite and journals read-only: no
 // lock taken, nothing written, so they work while another process writes.
@@ -37,17 +30,14 @@
 
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/encryption.h"
+#include "rockpoint/open.h"
 #include "rockpoint/status.h"
 #include "tools/cli/export_format.h"
 
-namespace rockpoint {
-class JsonlCheckpointer;
-class RocksDbCheckpointer;
-}  // namespace rockpoint
-
 namespace rockpoint::cli {
 
-enum class Backend { kRocksDb, kSqlite, kJsonl, kPostgres };
+using Backend = BackendKind;
+
 enum class Access {
   // The command opens no store through Store::Open: it needs none (keygen)
   // or opens it itself (rekey, which needs it closed).
@@ -60,24 +50,9 @@ enum class Access {
   kImport,
 };
 
-const char* BackendName(Backend backend);
 // "rocksdb" | "sqlite" | "jsonl" | "postgres"; InvalidArgument otherwise
 // ("memory", the old memory files, says how to convert one).
 Result<Backend> ParseBackend(std::string_view name);
-
-// What the first line of a file says it is.
-enum class JsonlFileKind {
-  kJournal,  // a rockpoint journal header (of any version).
-  // Empty, or a beginning of the journal header line without its newline:
-  // a journal whose creation stopped early (the backend rewrites it).
-  kUnfinishedJournal,
-  kExport,  // a rockpoint export header.
-  kOther,   // anything else, or unreadable.
-};
-JsonlFileKind ClassifyJsonlFile(const std::string& path);
-
-// InvalidArgument: `path` is an export, not a store; says how to load it.
-Status ExportIsNotAStore(const std::string& path);
 
 class Store {
  public:
@@ -87,25 +62,15 @@ class Store {
       const std::string& path, std::optional<Backend> forced, Access access,
       const std::optional<EncryptionOptions>& encryption);
 
-  // The backend of the existing store at `path` (detected as Open does,
-  // unless forced). NotFound for a missing path.
-  static Result<Backend> Locate(const std::string& path,
-                                std::optional<Backend> forced);
+  // The existing store at `path` (detected as Open does, unless forced).
+  // NotFound for a missing path.
+  static Result<StoreLocation> Locate(const std::string& path,
+                                      std::optional<Backend> forced);
   ~Store();
 
   Checkpointer& checkpointer() { return *checkpointer_; }
   Backend backend() const { return backend_; }
   const std::string& path() const { return path_; }
-  // The RocksDB backend, or nullptr for another backend.
-  RocksDbCheckpointer* rocksdb() const { return rocksdb_; }
-  // The JSONL backend, or nullptr for another backend.
-  JsonlCheckpointer* jsonl() const { return jsonl_; }
-
-  // The writes whose checkpoint the store does not hold, found by the
-  // backend (no Checkpointer call reaches them). RocksDB stores report them
-  // in VerifyStore instead: InvalidArgument for them.
-  Result<std::vector<WriteLocation>> FindOrphanWrites();
-
   // Whether Open created the store (the path did not exist; never for
   // PostgreSQL).
   bool created() const { return created_; }
@@ -123,10 +88,8 @@ class Store {
  private:
   Store() = default;
 
-  Status OpenRocksDb(bool exists);
-  Status OpenSqlite(bool exists);
-  Status OpenJsonl();
-  Status OpenPostgres();
+  // Opens `location` with the options of access_.
+  Status OpenAt(const StoreLocation& location);
 
   // Checkpointer::Close: syncs what was written and releases the store.
   Status CloseAndSync();
@@ -138,8 +101,6 @@ class Store {
   bool created_ = false;
   bool discarded_ = false;
   std::unique_ptr<Checkpointer> checkpointer_;
-  RocksDbCheckpointer* rocksdb_ = nullptr;  // owned by checkpointer_.
-  JsonlCheckpointer* jsonl_ = nullptr;      // owned by checkpointer_.
 };
 
 }  // namespace rockpoint::cli

@@ -1,6 +1,6 @@
 // Renderings of stored payloads for the CLI's tables and JSON output; the
 // JSON forms of Values and versions they build on are engine/jsonl's
-// (engine/jsonl/value_json.h, brought into this namespace).
+// (formats/value_json.h, brought into this namespace).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -8,19 +8,19 @@
 #include <optional>
 #include <string>
 
-#include "engine/jsonl/value_json.h"
+#include "formats/value_json.h"
 #include "rockpoint/types.h"
 #include "tools/cli/text_codec.h"
 
 namespace rockpoint::cli {
 
-using jsonl::CheckJsonNesting;
-using jsonl::JsonNestingDepth;
-using jsonl::kMaxJsonDepth;
-using jsonl::ValueFromJson;
-using jsonl::ValueToJson;
-using jsonl::VersionFromJson;
-using jsonl::VersionToJson;
+using formats::CheckJsonNesting;
+using formats::JsonNestingDepth;
+using formats::kMaxJsonDepth;
+using formats::ValueFromJson;
+using formats::ValueToJson;
+using formats::VersionFromJson;
+using formats::VersionToJson;
 
 // How a stored payload is shown.
 enum class PayloadView {

@@ -13,7 +13,7 @@
 #include "native/worker.h"
 #include "native/writer_pool.h"
 #include "rockpoint/encryption.h"
-#include "rockpoint/memory_checkpointer.h"
+#include "rockpoint/maintenance.h"
 
 namespace rockpoint::node {
 namespace {
@@ -49,11 +49,12 @@ CheckpointerLimits LimitsOption(const Napi::Object& options) {
   return limits;
 }
 
-// RocksDbOptions whose encryption key is wiped (WipeSecret) as soon as the
+// StoreOptions whose encryption key is wiped (WipeSecret) as soon as the
 // open is done with it, and at the latest when this is destroyed: an open
 // that never runs (a later option throws) leaves no copy behind either.
 struct KeyedOptions {
-  RocksDbOptions options;
+  std::string url;
+  StoreOptions options;
 
   KeyedOptions() = default;
   KeyedOptions(const KeyedOptions&) = delete;
@@ -122,28 +123,29 @@ Napi::Value Arg(const Napi::CallbackInfo& info, size_t index) {
 
 Napi::Value Undefined(Napi::Env env, Done&) { return env.Undefined(); }
 
-// The engine of a NativeStore over `store` (`rocks`: the same object when
-// it is a RocksDB store, else null), wrapped in a RetentionCheckpointer
-// with its sweeper started when `policy` is given. The views share the
-// owner, so whichever reference goes last destroys the wrapper (stopping
-// the sweeper) and then the store under it.
-Result<NativeStore::Engine> EngineOf(
-    std::unique_ptr<Checkpointer> store, RocksDbCheckpointer* rocks,
-    const std::optional<RetentionPolicy>& policy) {
+// The engine of a NativeStore over `store`, whose backend is `backend`:
+// Open wrapped it in a RetentionCheckpointer when it had a retention
+// policy. The views share the owner, so whichever reference goes last
+// destroys the wrapper (stopping the sweeper) and then the store under it.
+NativeStore::Engine EngineOf(std::unique_ptr<Checkpointer> store,
+                             BackendKind backend) {
   NativeStore::Engine engine;
-  if (!policy) {
-    engine.store = std::move(store);
-  } else {
-    auto wrapped = RetentionCheckpointer::Wrap(
-        std::move(store), RetentionOptions{.policy = *policy});
-    if (!wrapped.ok()) return wrapped.status();
-    engine.retention = std::move(wrapped).value();
-    engine.store = engine.retention;
-  }
-  if (rocks != nullptr) {
-    engine.rocks = std::shared_ptr<RocksDbCheckpointer>(engine.store, rocks);
+  engine.store = std::move(store);
+  engine.backend = backend;
+  auto* retention = dynamic_cast<RetentionCheckpointer*>(engine.store.get());
+  if (retention != nullptr) {
+    engine.retention =
+        std::shared_ptr<RetentionCheckpointer>(engine.store, retention);
   }
   return engine;
+}
+
+// The options' retention policy as Open's RetentionOptions (the sweeper
+// started on the system clock).
+std::optional<RetentionOptions> RetentionOf(
+    const std::optional<RetentionPolicy>& policy) {
+  if (!policy) return std::nullopt;
+  return RetentionOptions{.policy = *policy};
 }
 
 // Runs a read now (kSync) or on the libuv pool.
@@ -205,7 +207,7 @@ Napi::Object NativeStore::Wrap(Napi::Env env, Engine engine, bool writes_sync) {
   Napi::Object object = GetAddonData(env).store_constructor.New({});
   NativeStore* self = NativeStore::Unwrap(object);
   self->store_ = std::move(engine.store);
-  self->rocks_ = std::move(engine.rocks);
+  self->backend_ = engine.backend;
   self->retention_ = std::move(engine.retention);
   self->writes_sync_ = writes_sync;
   return object;
@@ -219,47 +221,47 @@ std::shared_ptr<Checkpointer> NativeStore::Store(Napi::Env env) const {
   return store_;
 }
 
-std::shared_ptr<RocksDbCheckpointer> NativeStore::Rocks(Napi::Env env) const {
-  Store(env);
-  if (!rocks_) {
+std::shared_ptr<Checkpointer> NativeStore::Rocks(Napi::Env env) const {
+  std::shared_ptr<Checkpointer> store = Store(env);
+  if (backend_ != BackendKind::kRocksDb) {
     ThrowIfError(env, Status::InvalidArgument(
                           "only a RocksDB store supports this call"));
   }
-  return rocks_;
+  return store;
 }
 
 // openRocksDb({path, createIfMissing, syncWrites, readOnly,
 //              blobFileMinBytes, blockCacheBytes, maxValueBytes, maxIdBytes,
-//              retention, encryptionKey})
+//              retention, encryptionKey}): rockpoint::Open of rocksdb:PATH.
 // The key (EncryptionOption) is copied into one KeyedOptions, which the open
-// wipes once RocksDbCheckpointer::Open returns; the engine keeps its own.
+// wipes once Open returns; the engine keeps its own.
 Napi::Value NativeStore::OpenRocksDb(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object options = OptionsArg(info, 0);
   auto keyed = std::make_shared<KeyedOptions>();
-  RocksDbOptions& rocks = keyed->options;
-  rocks.path = RequiredString(options.Get("path"), "options.path");
-  rocks.create_if_missing =
-      BoolOption(options, "createIfMissing", rocks.create_if_missing);
-  rocks.sync_writes = BoolOption(options, "syncWrites", rocks.sync_writes);
-  rocks.read_only = BoolOption(options, "readOnly", rocks.read_only);
-  rocks.blob_file_min_bytes =
-      SizeOption(options, "blobFileMinBytes", rocks.blob_file_min_bytes);
-  rocks.block_cache_bytes =
-      SizeOption(options, "blockCacheBytes", rocks.block_cache_bytes);
-  rocks.limits = LimitsOption(options);
-  auto policy = RetentionFromJs(options.Get("retention"), "options.retention");
-  rocks.encryption = EncryptionOption(options);
+  keyed->url = "rocksdb:" + RequiredString(options.Get("path"), "options.path");
+  StoreOptions& store = keyed->options;
+  store.create_if_missing =
+      BoolOption(options, "createIfMissing", store.create_if_missing);
+  store.sync_writes = BoolOption(options, "syncWrites", store.sync_writes);
+  store.read_only = BoolOption(options, "readOnly", store.read_only);
+  store.rocksdb.blob_file_min_bytes = SizeOption(
+      options, "blobFileMinBytes", store.rocksdb.blob_file_min_bytes);
+  store.rocksdb.block_cache_bytes =
+      SizeOption(options, "blockCacheBytes", store.rocksdb.block_cache_bytes);
+  store.limits = LimitsOption(options);
+  store.retention = RetentionOf(
+      RetentionFromJs(options.Get("retention"), "options.retention"));
+  store.encryption = EncryptionOption(options);
   return PromiseWorker<Engine>::Start(
       env,
-      [keyed, policy]() -> Result<Engine> {
-        auto opened = RocksDbCheckpointer::Open(keyed->options);
+      [keyed]() -> Result<Engine> {
+        auto opened = Open(keyed->url, keyed->options);
         keyed->WipeKey();
         if (!opened.ok()) return opened.status();
-        RocksDbCheckpointer* raw = opened.value().get();
-        return EngineOf(std::move(opened).value(), raw, policy);
+        return EngineOf(std::move(opened).value(), BackendKind::kRocksDb);
       },
-      [sync = rocks.sync_writes](Napi::Env env, Engine& engine) -> Napi::Value {
+      [sync = store.sync_writes](Napi::Env env, Engine& engine) -> Napi::Value {
         return Wrap(env, std::move(engine), !sync);
       });
 }
@@ -276,17 +278,19 @@ Napi::Value NativeStore::OpenMemory(const Napi::CallbackInfo& info) {
         "options.encryptionKey is for a RocksDB store: the in-memory store "
         "keeps nothing at rest");
   }
-  auto policy = RetentionFromJs(options.Get("retention"), "options.retention");
-  auto engine =
-      EngineOf(std::make_unique<MemoryCheckpointer>(LimitsOption(options)),
-               nullptr, policy);
-  ThrowIfError(env, engine.status());
-  return Wrap(env, std::move(engine).value(), true);
+  StoreOptions store;
+  store.limits = LimitsOption(options);
+  store.retention = RetentionOf(
+      RetentionFromJs(options.Get("retention"), "options.retention"));
+  auto opened = Open("memory:", store);
+  ThrowIfError(env, opened.status());
+  return Wrap(env, EngineOf(std::move(opened).value(), BackendKind::kMemory),
+              true);
 }
 
 Napi::Value NativeStore::Kind(const Napi::CallbackInfo& info) {
   if (!store_) return Napi::String::New(info.Env(), "closed");
-  return Napi::String::New(info.Env(), rocks_ ? "rocksdb" : "memory");
+  return Napi::String::New(info.Env(), std::string(BackendName(backend_)));
 }
 
 // writesSync: true when no write waits on an fsync (memory, or RocksDB
@@ -576,16 +580,21 @@ Napi::Value NativeStore::ListThreads(const Napi::CallbackInfo& info) {
 
 Napi::Value NativeStore::Compact(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  auto rocks = Rocks(env);
+  std::shared_ptr<Checkpointer> store = Rocks(env);
   return PromiseWorker<Done>::Start(
-      env, StatusWork([rocks]() { return rocks->Compact(); }), Undefined);
+      env, StatusWork([store]() { return rockpoint::Compact(*store); }),
+      Undefined);
 }
 
 Napi::Value NativeStore::Stats(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  auto rocks = Rocks(env);
+  std::shared_ptr<Checkpointer> store = Rocks(env);
   return PromiseWorker<StoreStats>::Start(
-      env, [rocks]() { return rocks->Stats(); },
+      env,
+      [store]() -> Result<StoreStats> {
+        RP_ASSIGN_OR_RETURN(StoreFigures figures, Figures(*store));
+        return std::move(*figures.rocksdb);
+      },
       [](Napi::Env env, StoreStats& stats) -> Napi::Value {
         auto number = [env](uint64_t n) {
           return Napi::Number::New(env, static_cast<double>(n));
@@ -617,7 +626,6 @@ Napi::Value NativeStore::Stats(const Napi::CallbackInfo& info) {
 Napi::Value NativeStore::Close(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::shared_ptr<Checkpointer> store = std::move(store_);
-  rocks_.reset();
   retention_.reset();
   store_.reset();
   return PromiseWorker<Done>::Start(

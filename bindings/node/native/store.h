@@ -28,20 +28,20 @@
 #include <memory>
 
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/open.h"
 #include "rockpoint/retention_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::node {
 
 class NativeStore final : public Napi::ObjectWrap<NativeStore> {
  public:
   static Napi::Function Init(Napi::Env env);
-  // The engine a NativeStore calls: `store`, and the same store (or the
-  // one under it) seen as a RocksDB store and as a RetentionCheckpointer,
-  // each null when it is not one. All share one owner.
+  // The engine a NativeStore calls: `store` (from rockpoint::Open), its
+  // backend, and the store seen as a RetentionCheckpointer (null without a
+  // retention policy). Both pointers share one owner.
   struct Engine {
     std::shared_ptr<Checkpointer> store;
-    std::shared_ptr<RocksDbCheckpointer> rocks;
+    BackendKind backend = BackendKind::kMemory;
     std::shared_ptr<RetentionCheckpointer> retention;
   };
 
@@ -83,10 +83,11 @@ class NativeStore final : public Napi::ObjectWrap<NativeStore> {
 
   // The store, or throws "Aborted: store is closed".
   std::shared_ptr<Checkpointer> Store(Napi::Env env) const;
-  std::shared_ptr<RocksDbCheckpointer> Rocks(Napi::Env env) const;
+  // The store, or throws InvalidArgument unless it is a RocksDB store.
+  std::shared_ptr<Checkpointer> Rocks(Napi::Env env) const;
 
   std::shared_ptr<Checkpointer> store_;
-  std::shared_ptr<RocksDbCheckpointer> rocks_;  // null for a memory store.
+  BackendKind backend_ = BackendKind::kMemory;
   // null without a retention policy.
   std::shared_ptr<RetentionCheckpointer> retention_;
   bool writes_sync_ = true;

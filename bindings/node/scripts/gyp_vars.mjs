@@ -24,16 +24,20 @@ const prefix = path.resolve(
 
 /** The rockpoint libraries, in link order (dependents first). */
 const ROCKPOINT_LIBRARIES = [
+  "librockpoint_open_embedded.a",
   "librockpoint_rocksdb.a",
+  "librockpoint_jsonl.a",
   "librockpoint_engine.a",
+  "librockpoint_formats.a",
   "librockpoint_serde.a",
   "librockpoint_keys.a",
+  "librockpoint_base.a",
 ];
 
 /** The directory of `prefix` holding librockpoint_keys.a (lib or lib64). */
 export function libDir(root = prefix) {
   for (const dir of ["lib", "lib64", path.join("lib", "x86_64-linux-gnu")]) {
-    if (fs.existsSync(path.join(root, dir, ROCKPOINT_LIBRARIES[3]))) {
+    if (fs.existsSync(path.join(root, dir, "librockpoint_keys.a"))) {
       return path.join(root, dir);
     }
   }

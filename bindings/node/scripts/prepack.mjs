@@ -4,9 +4,9 @@
 //   scripts/build.mjs, stripped (rockpoint linked in; RocksDB from the
 //   system, see scripts/gyp_vars.mjs);
 // - rockpoint/: the rockpoint sources of a library-only build (include,
-//   base, keys, serde, engine, cmake, CMakeLists.txt) and node-addon-api's
-//   headers, so that an install where the prebuilt does not load builds
-//   the addon (scripts/install.mjs).
+//   base, keys, serde, formats, engine, cmake, CMakeLists.txt) and
+//   node-addon-api's headers, so that an install where the prebuilt does
+//   not load builds the addon (scripts/install.mjs).
 // Both are ignored by git and removed by scripts/postpack.mjs.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -16,7 +16,10 @@ import { fileURLToPath } from "node:url";
 
 const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const root = path.resolve(pkgDir, "..", "..");
-const SOURCES = ["CMakeLists.txt", "include", "base", "keys", "serde", "engine", "cmake"];
+const SOURCES = [
+  "CMakeLists.txt", "include", "base", "keys", "serde", "formats", "engine",
+  "cmake",
+];
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: ["inherit", 2, 2], cwd: pkgDir });

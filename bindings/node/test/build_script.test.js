@@ -62,7 +62,10 @@ describe("npm run build without node-addon-api", () => {
       const prefix = fs.mkdtempSync(path.join(dir, "prefix-"));
       fs.mkdirSync(path.join(prefix, "include"));
       fs.mkdirSync(path.join(prefix, "lib"));
-      fs.writeFileSync(path.join(prefix, "lib", "librockpoint_rocksdb.a"), "");
+      fs.writeFileSync(
+        path.join(prefix, "lib", "librockpoint_open_embedded.a"),
+        "",
+      );
       const result = spawnSync(process.execPath, ["scripts/build.mjs"], {
         cwd: dir,
         env: { ...process.env, ROCKPOINT_PREFIX: prefix },

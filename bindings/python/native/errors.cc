@@ -19,6 +19,8 @@ const char* ClassName(StatusCode code) {
       return "StorageIOError";
     case StatusCode::kAborted:
       return "ClosedError";
+    case StatusCode::kNotSupported:
+      return "NotSupportedError";
     case StatusCode::kOk:
       break;
   }

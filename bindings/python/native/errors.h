@@ -6,7 +6,7 @@
 //   InvalidArgument -> InvalidArgumentError (a ValueError)
 //   NotFound -> NotFoundError (a LookupError), Busy -> BusyError,
 //   Corruption -> CorruptionError, IOError -> StorageIOError (an OSError),
-//   Aborted -> ClosedError.
+//   Aborted -> ClosedError, NotSupported -> NotSupportedError.
 #pragma once
 
 #include <nanobind/nanobind.h>

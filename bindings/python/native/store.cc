@@ -10,9 +10,8 @@
 #include "native/convert.h"
 #include "native/errors.h"
 #include "rockpoint/encryption.h"
-#include "rockpoint/memory_checkpointer.h"
+#include "rockpoint/open.h"
 #include "rockpoint/retention_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::py {
 namespace {
@@ -31,17 +30,11 @@ std::optional<size_t> LimitFromPy(nb::handle limit) {
   return n < 0 ? 0 : static_cast<size_t>(n);
 }
 
-// `engine`, or, with a policy, a RetentionCheckpointer owning it with its
-// sweeper started on the system clock.
-std::unique_ptr<Checkpointer> WithRetention(
-    std::unique_ptr<Checkpointer> engine,
-    const std::optional<RetentionPolicy>& retention) {
-  if (!retention) return engine;
-  Result<std::unique_ptr<RetentionCheckpointer>> wrapped =
-      RetentionCheckpointer::Wrap(std::move(engine),
-                                  RetentionOptions{.policy = *retention});
-  ThrowIfError(wrapped.status());
-  return std::move(wrapped).value();
+// The policy as Open's retention: a sweeper on the system clock.
+std::optional<RetentionOptions> RetentionOf(
+    const std::optional<RetentionPolicy>& policy) {
+  if (!policy) return std::nullopt;
+  return RetentionOptions{.policy = *policy};
 }
 
 void CheckPolicy(const std::optional<RetentionPolicy>& retention) {
@@ -146,17 +139,17 @@ void Store::Start(const Completions& done, uint64_t ticket, Fn fn, ToPy to_py) {
 }
 
 std::shared_ptr<Store> Store::OpenRocksDb(OpenOptions& options) {
-  RocksDbOptions rocks;
+  StoreOptions store;
   // Every copy of the key is wiped on the way out, error or not (the
   // engine keeps its own and wipes it when the store closes).
   struct WipeKeys {
     OpenOptions& options;
-    RocksDbOptions& rocks;
+    StoreOptions& store;
     ~WipeKeys() {
       if (options.encryption_key) WipeSecret(*options.encryption_key);
-      if (rocks.encryption) WipeSecret(rocks.encryption->key);
+      if (store.encryption) WipeSecret(store.encryption->key);
     }
-  } wipe{options, rocks};
+  } wipe{options, store};
   CheckPolicy(options.retention);
   if (options.encryption_key) {
     if (options.encryption_key->size() != kEncryptionKeyBytes) {
@@ -164,33 +157,36 @@ std::shared_ptr<Store> Store::OpenRocksDb(OpenOptions& options) {
           "an encryption key must be 32 bytes, not " +
           std::to_string(options.encryption_key->size())));
     }
-    rocks.encryption.emplace();
-    rocks.encryption->key = *options.encryption_key;
+    store.encryption.emplace();
+    store.encryption->key = *options.encryption_key;
     WipeSecret(*options.encryption_key);
   }
-  rocks.path = options.path;
-  rocks.sync_writes = options.sync_writes;
-  rocks.create_if_missing = options.create_if_missing;
-  rocks.read_only = options.read_only;
-  rocks.blob_file_min_bytes = options.blob_file_min_bytes;
-  rocks.block_cache_bytes = options.block_cache_bytes;
-  Result<std::unique_ptr<RocksDbCheckpointer>> opened = [&] {
+  store.sync_writes = options.sync_writes;
+  store.create_if_missing = options.create_if_missing;
+  store.read_only = options.read_only;
+  store.rocksdb.blob_file_min_bytes = options.blob_file_min_bytes;
+  store.rocksdb.block_cache_bytes = options.block_cache_bytes;
+  store.retention = RetentionOf(options.retention);
+  const std::string url = "rocksdb:" + options.path;
+  Result<std::unique_ptr<Checkpointer>> opened = [&] {
     nb::gil_scoped_release release;
-    return RocksDbCheckpointer::Open(rocks);
+    return Open(url, store);
   }();
-  if (rocks.encryption) WipeSecret(rocks.encryption->key);
+  if (store.encryption) WipeSecret(store.encryption->key);
   ThrowIfError(opened.status());
   return std::shared_ptr<Store>(
-      new Store(WithRetention(std::move(opened).value(), options.retention),
-                "rocksdb", options.sync_writes));
+      new Store(std::move(opened).value(), "rocksdb", options.sync_writes));
 }
 
 std::shared_ptr<Store> Store::OpenMemory(
     const std::optional<RetentionPolicy>& retention) {
   CheckPolicy(retention);
-  return std::shared_ptr<Store>(new Store(
-      WithRetention(std::make_unique<MemoryCheckpointer>(), retention),
-      "memory", false));
+  StoreOptions store;
+  store.retention = RetentionOf(retention);
+  Result<std::unique_ptr<Checkpointer>> opened = Open("memory:", store);
+  ThrowIfError(opened.status());
+  return std::shared_ptr<Store>(
+      new Store(std::move(opened).value(), "memory", false));
 }
 
 nb::dict Store::Put(nb::handle config, nb::handle checkpoint,

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "engine/jsonl/journal_test_util.h"
-#include "engine/jsonl/json_text.h"
 #include "engine/jsonl/line_checksum.h"
+#include "formats/json_text.h"
 
 namespace rockpoint {
 namespace {
@@ -122,9 +122,9 @@ template <typename Change>
 std::string ChangeSealed(const std::string& line, Change change) {
   Json json = Parse(line);
   std::string bytes =
-      Unwrap(jsonl::Base64Decode(json["sealed"].get<std::string>()));
+      Unwrap(formats::Base64Decode(json["sealed"].get<std::string>()));
   change(bytes);
-  json["sealed"] = jsonl::Base64Encode(bytes);
+  json["sealed"] = formats::Base64Encode(bytes);
   return json.dump();
 }
 
@@ -379,10 +379,10 @@ TEST_CASE("jsonl encryption: a broken sealed line is Corruption naming it") {
   }
   SUBCASE("a changed store id in the header is a wrong key") {
     Json header = Parse(LineAt(journal, 1));
-    std::string id = Unwrap(jsonl::Base64Decode(
+    std::string id = Unwrap(formats::Base64Decode(
         header["encryption"]["store_id"].get<std::string>()));
     id[0] ^= 1;
-    header["encryption"]["store_id"] = jsonl::Base64Encode(id);
+    header["encryption"]["store_id"] = formats::Base64Encode(id);
     WriteBytes(path, WithCheckedLine(journal, 1, header.dump()));
     CheckInvalid(Encrypted(path), "wrong encryption key");
   }

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "engine/contract_helpers.h"
-#include "engine/jsonl/json_text.h"
 #include "engine/record_cipher.h"
 #include "engine/record_names.h"
+#include "formats/json_text.h"
 #include "keys/tuple.h"
 #include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/msgpack_codec.h"
@@ -131,7 +131,7 @@ TEST_CASE("jsonl format doc: the encrypted example is what its calls write") {
     const auto json = nlohmann::ordered_json::parse(line);
     if (json["kind"] == "header") {
       line = std::regex_replace(line, checksum, "\"crc\":CRC");
-      store_id = Unwrap(jsonl::Base64Decode(
+      store_id = Unwrap(formats::Base64Decode(
           json["encryption"]["store_id"].get<std::string>()));
       line = std::regex_replace(line,
                                 std::regex("\"store_id\":\"[A-Za-z0-9+/=]+\""),
@@ -142,7 +142,7 @@ TEST_CASE("jsonl format doc: the encrypted example is what its calls write") {
     } else if (json.contains("sealed")) {
       sealed.emplace_back(
           RecordNameOf(json),
-          Unwrap(jsonl::Base64Decode(json["sealed"].get<std::string>())));
+          Unwrap(formats::Base64Decode(json["sealed"].get<std::string>())));
       line = std::regex_replace(
           line, std::regex("\"sealed\":\"[A-Za-z0-9+/=]+\""),
           "\"sealed\":SEALED_" + std::to_string(sealed.size()));

@@ -20,7 +20,7 @@
 namespace rockpoint::testing {
 namespace {
 
-RocksDbOptions StoreOptions(const std::string& path) {
+RocksDbOptions PowerLossOptions(const std::string& path) {
   RocksDbOptions options;
   options.path = path;
   options.sync_writes = true;
@@ -78,7 +78,7 @@ void CheckSurvivors(const std::string& path, const Acknowledged& acked,
   std::string losses;
   for (const std::string& line : fs.losses()) losses += line + "\n";
   INFO("power loss did:\n" << losses);
-  RocksDbOptions options = StoreOptions(path);
+  RocksDbOptions options = PowerLossOptions(path);
   options.create_if_missing = acked.values.empty();
   auto reopened = RocksDbCheckpointer::Open(options);
   REQUIRE_MESSAGE(reopened.ok(), reopened.status().ToString());
@@ -114,7 +114,7 @@ Acknowledged RunUntilPowerLoss(const std::string& path, PowerLossFileSystem& fs,
                                int count) {
   Acknowledged acked;
   {
-    auto opened = RocksDbOpener::Open(StoreOptions(path), fs.env());
+    auto opened = RocksDbOpener::Open(PowerLossOptions(path), fs.env());
     if (opened.ok() && fs.powered()) RunWorkload(**opened, fs, count, acked);
     fs.CutPower();
     // What the store does from here on (closing syncs the WAL) happens

@@ -21,6 +21,7 @@ from langgraph.checkpoint.rockpoint.errors import (
     CorruptionError,
     InvalidArgumentError,
     NotFoundError,
+    NotSupportedError,
     RockpointError,
     StorageIOError,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "CorruptionError",
     "InvalidArgumentError",
     "NotFoundError",
+    "NotSupportedError",
     "Retention",
     "RetentionReport",
     "RockpointError",

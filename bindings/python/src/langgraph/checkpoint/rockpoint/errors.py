@@ -37,12 +37,17 @@ class ClosedError(RockpointError):
     """The saver was closed."""
 
 
+class NotSupportedError(RockpointError):
+    """The store's backend has no such capability."""
+
+
 __all__ = [
     "BusyError",
     "ClosedError",
     "CorruptionError",
     "InvalidArgumentError",
     "NotFoundError",
+    "NotSupportedError",
     "RockpointError",
     "StorageIOError",
 ]

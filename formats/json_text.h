@@ -18,7 +18,7 @@
 
 #include "rockpoint/status.h"
 
-namespace rockpoint::jsonl {
+namespace rockpoint::formats {
 
 using Json = nlohmann::ordered_json;
 
@@ -50,4 +50,4 @@ Json TextsToJson(const Texts& texts) {
 Result<std::vector<std::string>> TextsFromJson(const Json& json,
                                                std::string_view field);
 
-}  // namespace rockpoint::jsonl
+}  // namespace rockpoint::formats

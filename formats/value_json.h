@@ -28,12 +28,12 @@
 #include <string>
 #include <string_view>
 
-#include "engine/jsonl/json_text.h"
+#include "formats/json_text.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/status.h"
 #include "rockpoint/types.h"
 
-namespace rockpoint::jsonl {
+namespace rockpoint::formats {
 
 // The JSON nesting of an export line (FORMAT_JSONL.md) whose metadata is
 // kMaxMetadataNesting maps in the {"$map": [[key, value]]} form (three JSON
@@ -61,4 +61,4 @@ Json VersionToJson(const ChannelVersion& version);
 Result<ChannelVersion> VersionFromJson(const Json& json,
                                        std::string_view field);
 
-}  // namespace rockpoint::jsonl
+}  // namespace rockpoint::formats

@@ -1,10 +1,10 @@
 // Base64, UTF-8 validation and text fields (see json_text.h).
-#include "engine/jsonl/json_text.h"
+#include "formats/json_text.h"
 
 #include <array>
 #include <cstdint>
 
-namespace rockpoint::jsonl {
+namespace rockpoint::formats {
 namespace {
 
 constexpr char kAlphabet[] =
@@ -157,4 +157,4 @@ Result<std::vector<std::string>> TextsFromJson(const Json& json,
   return texts;
 }
 
-}  // namespace rockpoint::jsonl
+}  // namespace rockpoint::formats

@@ -15,11 +15,12 @@
 #include <string>
 #include <string_view>
 
-#include "engine/jsonl/json_text.h"
+#include "formats/json_text.h"
+#include "formats/value_json.h"
 #include "rockpoint/status.h"
 #include "rockpoint/types.h"
 
-namespace rockpoint::jsonl {
+namespace rockpoint::formats {
 
 enum class Dialect { kExport, kJournal };
 
@@ -85,4 +86,4 @@ class LineFields {
   std::set<std::string, std::less<>> seen_;
 };
 
-}  // namespace rockpoint::jsonl
+}  // namespace rockpoint::formats

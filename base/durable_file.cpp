@@ -1,4 +1,4 @@
-#include "engine/durable_file.h"
+#include "base/durable_file.h"
 
 #include <fcntl.h>
 #include <stdio.h>

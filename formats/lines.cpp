@@ -1,13 +1,14 @@
 // One line <-> one JSON object (grammars in tools/cli/FORMAT_JSONL.md and
 // engine/jsonl/FORMAT.md).
-#include "engine/jsonl/lines.h"
+#include "formats/lines.h"
 
 #include <cstdint>
 
-#include "engine/jsonl/payload_json.h"
-#include "engine/jsonl/value_json.h"
+#include "formats/json_text.h"
+#include "formats/payload_json.h"
+#include "formats/value_json.h"
 
-namespace rockpoint::jsonl {
+namespace rockpoint::formats {
 
 Status BadField(std::string_view field, std::string_view what) {
   return Status::InvalidArgument(std::string(field) + ": " + std::string(what));
@@ -294,4 +295,4 @@ Result<WriteLine> WriteLineFromJson(const Json& json, Dialect dialect) {
   return line;
 }
 
-}  // namespace rockpoint::jsonl
+}  // namespace rockpoint::formats

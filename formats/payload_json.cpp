@@ -1,14 +1,15 @@
 // Payload members of value and write lines (payload_json.h).
-#include "engine/jsonl/payload_json.h"
+#include "formats/payload_json.h"
 
 #include <algorithm>
 #include <optional>
 #include <utility>
 
-#include "engine/jsonl/value_json.h"
+#include "formats/json_text.h"
+#include "formats/value_json.h"
 #include "rockpoint/msgpack_codec.h"
 
-namespace rockpoint::jsonl {
+namespace rockpoint::formats {
 namespace {
 
 // The nesting of arrays and objects in `json` (0 for a scalar).
@@ -78,4 +79,4 @@ Result<TypedValue> PayloadFromJson(LineFields& fields, Dialect dialect) {
   return value;
 }
 
-}  // namespace rockpoint::jsonl
+}  // namespace rockpoint::formats

@@ -12,11 +12,11 @@
 // Thread-safety: pure functions.
 #pragma once
 
-#include "engine/jsonl/lines.h"
+#include "formats/lines.h"
 #include "rockpoint/status.h"
 #include "rockpoint/types.h"
 
-namespace rockpoint::jsonl {
+namespace rockpoint::formats {
 
 // Sets line["type"] and the payload member.
 void PayloadToJson(const TypedValue& value, Dialect dialect, Json& line);
@@ -25,4 +25,4 @@ void PayloadToJson(const TypedValue& value, Dialect dialect, Json& line);
 // them as read). InvalidArgument naming the member otherwise.
 Result<TypedValue> PayloadFromJson(LineFields& fields, Dialect dialect);
 
-}  // namespace rockpoint::jsonl
+}  // namespace rockpoint::formats

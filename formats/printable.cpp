@@ -1,11 +1,11 @@
-// Printable renderings of byte strings (see text_codec.h).
-#include "tools/cli/text_codec.h"
+// Printable renderings of byte strings (formats/printable.h).
+#include "formats/printable.h"
 
 #include <cstdint>
 
-namespace rockpoint::cli {
+#include "formats/json_text.h"
 
-using jsonl::Utf8SequenceLength;
+namespace rockpoint::formats {
 
 namespace {
 
@@ -89,4 +89,4 @@ Result<std::string> Unescape(std::string_view text) {
   return out;
 }
 
-}  // namespace rockpoint::cli
+}  // namespace rockpoint::formats

@@ -1,11 +1,11 @@
 // Value <-> JSON (grammar in value_json.h).
-#include "engine/jsonl/value_json.h"
+#include "formats/value_json.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-namespace rockpoint::jsonl {
+namespace rockpoint::formats {
 namespace {
 
 bool IsPlainKey(std::string_view key) {
@@ -278,4 +278,4 @@ Result<ChannelVersion> VersionFromJson(const Json& json,
   return ChannelVersion(std::move(text).value());
 }
 
-}  // namespace rockpoint::jsonl
+}  // namespace rockpoint::formats
