@@ -15,8 +15,8 @@ namespace {
 const std::string kBenchKey(kEncryptionKeyBytes, 'k');
 
 struct EncryptionStores {
-  std::unique_ptr<RocksDbCheckpointer> plain;
-  std::unique_ptr<RocksDbCheckpointer> sealed;
+  std::unique_ptr<Checkpointer> plain;
+  std::unique_ptr<Checkpointer> sealed;
   std::vector<SubjectOp> Each(
       const std::function<TimedOp(Checkpointer&)>& make) const {
     return {{kRockpoint, make(*plain)}, {kRockpointEncrypted, make(*sealed)}};
@@ -25,14 +25,15 @@ struct EncryptionStores {
 
 Result<EncryptionStores> OpenPair(Scratch& scratch, std::string_view name) {
   RP_ASSIGN_OR_RETURN(const std::string dir, scratch.NewDirectory(name));
-  RocksDbOptions options;
+  StoreOptions options;
   options.sync_writes = false;
   EncryptionStores stores;
-  options.path = (std::filesystem::path(dir) / "plain").string();
-  RP_ASSIGN_OR_RETURN(stores.plain, RocksDbCheckpointer::Open(options));
-  options.path = (std::filesystem::path(dir) / "sealed").string();
+  const std::filesystem::path root(dir);
+  RP_ASSIGN_OR_RETURN(stores.plain,
+                      Open("rocksdb:" + (root / "plain").string(), options));
   options.encryption = EncryptionOptions{kBenchKey};
-  RP_ASSIGN_OR_RETURN(stores.sealed, RocksDbCheckpointer::Open(options));
+  RP_ASSIGN_OR_RETURN(stores.sealed,
+                      Open("rocksdb:" + (root / "sealed").string(), options));
   return stores;
 }
 
@@ -55,12 +56,12 @@ Status MeasureGet(BenchContext& ctx, const EncryptionStores& stores,
   const size_t length = ctx.options.short_thread_length;
   const std::string prefix = "enc-get-" + FormatBytes(shape.state_bytes);
   const auto values = MakeChannelValues(shape, 3);
-  for (RocksDbCheckpointer* store : {stores.plain.get(), stores.sealed.get()}) {
+  for (Checkpointer* store : {stores.plain.get(), stores.sealed.get()}) {
     for (size_t t = 0; t < threads; ++t) {
       RP_RETURN_IF_ERROR(
           FillThread(*store, ThreadId(prefix, t), length, values, 2));
     }
-    RP_RETURN_IF_ERROR(store->Compact());
+    RP_RETURN_IF_ERROR(Compact(*store));
   }
   auto latest_on = [&](Checkpointer& store) -> TimedOp {
     return [&store, &prefix, threads](int, size_t i, Lap& lap) -> Status {

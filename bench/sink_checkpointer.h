@@ -26,36 +26,12 @@ class SinkCheckpointer final : public Checkpointer {
       : write_delay_(write_delay) {}
 
  private:
-  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
-                                 const Checkpoint& checkpoint,
-                                 const Metadata& metadata,
-                                 const ChannelVersions& new_versions) override;
-  Status DoPutWrites(const CheckpointConfig& config,
-                     const std::vector<ChannelWrite>& writes,
-                     std::string_view task_id,
-                     std::string_view task_path) override;
-  Result<std::optional<CheckpointTuple>> DoGetTuple(
-      const CheckpointConfig& config) override;
-  Result<std::unique_ptr<TupleCursor>> DoList(
-      const ListOptions& options) override;
-  Status DoDeleteThread(std::string_view thread_id) override;
-  Status DoDeleteForRuns(const std::vector<std::string>& run_ids) override;
-  Status DoCopyThread(std::string_view source,
-                      std::string_view target) override;
-  // Forgets the checkpoint if it is the latest of its namespace (the only
-  // one kept); NotFound otherwise.
-  Status DoHideCheckpoint(const CheckpointConfig& config) override;
-  Status DoPrune(const std::vector<std::string>& thread_ids,
-                 PruneStrategy strategy, size_t keep_last) override;
-  // Expires nothing (it keeps only the latest checkpoints).
-  Result<RetentionReport> DoExpire(const std::vector<std::string>& thread_ids,
-                                   const ExpiryRule& rule) override;
-  Result<DeltaHistory> DoGetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) override;
-  Result<ThreadPage> DoListThreads(const ListThreadsOptions& options) override;
-  // Forgets everything; later reads see nothing, later writes fail.
-  Status DoClose() override;
+  // The backend hooks (rockpoint/checkpointer.h).
+  // DoHideCheckpoint forgets the checkpoint if it is the latest of its
+  // namespace (the only one kept), NotFound otherwise; DoExpire expires
+  // nothing (it keeps only the latest checkpoints); DoClose forgets
+  // everything.
+  ROCKPOINT_CHECKPOINTER_HOOKS(, override)
   const std::chrono::microseconds write_delay_;
   base::Mutex mu_;
   bool closed_ GUARDED_BY(mu_) = false;

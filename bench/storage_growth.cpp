@@ -7,9 +7,8 @@
 
 #include "bench/conversation.h"
 #include "bench/measure.h"
-#include "rockpoint/jsonl_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "rockpoint/maintenance.h"
+#include "rockpoint/open.h"
 
 namespace rockpoint::bench {
 namespace {
@@ -73,20 +72,20 @@ Status TimeLoads(Checkpointer& store, size_t turns, size_t repetitions,
 Status MeasureRocksDb(const BenchOptions& options, Scratch& scratch,
                       const ConversationSpec& spec, GrowthRow* row) {
   RP_ASSIGN_OR_RETURN(const std::string dir, scratch.NewDirectory(row->mode));
-  RocksDbOptions rocks;
-  rocks.path = dir;
-  rocks.sync_writes = false;
-  RP_ASSIGN_OR_RETURN(auto store, RocksDbCheckpointer::Open(rocks));
+  StoreOptions unsynced;
+  unsynced.sync_writes = false;
+  RP_ASSIGN_OR_RETURN(auto store, Open("rocksdb:" + dir, unsynced));
   const IoCounters before = ReadIoCounters();  // after the open's own files.
   ConversationStats stats;
   RP_RETURN_IF_ERROR(WriteConversation(*store, spec, &row->user_bytes, &stats));
   row->snapshots = stats.snapshots;
   row->replay_writes = stats.replay_writes;
-  RP_RETURN_IF_ERROR(store->Compact());
+  RP_RETURN_IF_ERROR(Compact(*store));
   const IoCounters after = ReadIoCounters();
   row->io_write_bytes = after.write_bytes - before.write_bytes;
   row->syscall_write_bytes = after.wchar - before.wchar;
-  RP_ASSIGN_OR_RETURN(StoreStats store_stats, store->Stats());
+  RP_ASSIGN_OR_RETURN(const StoreFigures figures, Figures(*store));
+  const StoreStats& store_stats = *figures.rocksdb;
   for (const ColumnFamilyStats& family : store_stats.column_families) {
     row->live_bytes += family.live_sst_bytes + family.blob_file_bytes;
   }
@@ -102,11 +101,11 @@ Status MeasureRocksDb(const BenchOptions& options, Scratch& scratch,
 Status MeasureSqlite(const BenchOptions& options, Scratch& scratch,
                      const ConversationSpec& spec, GrowthRow* row) {
   RP_ASSIGN_OR_RETURN(const std::string dir, scratch.NewDirectory(row->mode));
-  SqliteOptions sqlite;
-  sqlite.path = (fs::path(dir) / "store.db").string();
-  sqlite.sync_writes = false;
+  const std::string path = (fs::path(dir) / "store.db").string();
+  StoreOptions unsynced;
+  unsynced.sync_writes = false;
   {
-    RP_ASSIGN_OR_RETURN(auto store, SqliteCheckpointer::Open(sqlite));
+    RP_ASSIGN_OR_RETURN(auto store, Open("sqlite:" + path, unsynced));
     const IoCounters before = ReadIoCounters();  // after the schema.
     ConversationStats stats;
     RP_RETURN_IF_ERROR(
@@ -119,11 +118,11 @@ Status MeasureSqlite(const BenchOptions& options, Scratch& scratch,
     row->syscall_write_bytes = after.wchar - before.wchar;
   }
   std::error_code error;
-  row->live_bytes = fs::file_size(sqlite.path, error);
-  if (error) return Status::IOError("bench: size of " + sqlite.path);
+  row->live_bytes = fs::file_size(path, error);
+  if (error) return Status::IOError("bench: size of " + path);
   row->disk_bytes = DirectoryBytes(dir);
   {
-    RP_ASSIGN_OR_RETURN(auto store, SqliteCheckpointer::Open(sqlite));
+    RP_ASSIGN_OR_RETURN(auto store, Open("sqlite:" + path, unsynced));
     RP_RETURN_IF_ERROR(
         TimeLoads(*store, spec.turns, options.load_repetitions, row));
   }
@@ -137,29 +136,29 @@ Status MeasureSqlite(const BenchOptions& options, Scratch& scratch,
 Status MeasureJsonl(const BenchOptions& options, Scratch& scratch,
                     const ConversationSpec& spec, GrowthRow* row) {
   RP_ASSIGN_OR_RETURN(const std::string dir, scratch.NewDirectory(row->mode));
-  JsonlOptions jsonl;
-  jsonl.path = (fs::path(dir) / "store.jsonl").string();
-  jsonl.sync_writes = false;
+  const std::string path = (fs::path(dir) / "store.jsonl").string();
+  StoreOptions unsynced;
+  unsynced.sync_writes = false;
   {
-    RP_ASSIGN_OR_RETURN(auto store, JsonlCheckpointer::Open(jsonl));
+    RP_ASSIGN_OR_RETURN(auto store, Open("jsonl:" + path, unsynced));
     const IoCounters before = ReadIoCounters();  // after the header line.
     ConversationStats stats;
     RP_RETURN_IF_ERROR(
         WriteConversation(*store, spec, &row->user_bytes, &stats));
     row->snapshots = stats.snapshots;
     row->replay_writes = stats.replay_writes;
-    RP_RETURN_IF_ERROR(store->Compact());
+    RP_RETURN_IF_ERROR(Compact(*store));
     RP_RETURN_IF_ERROR(store->Close());
     const IoCounters after = ReadIoCounters();
     row->io_write_bytes = after.write_bytes - before.write_bytes;
     row->syscall_write_bytes = after.wchar - before.wchar;
   }
   std::error_code error;
-  row->live_bytes = fs::file_size(jsonl.path, error);
-  if (error) return Status::IOError("bench: size of " + jsonl.path);
+  row->live_bytes = fs::file_size(path, error);
+  if (error) return Status::IOError("bench: size of " + path);
   row->disk_bytes = DirectoryBytes(dir);
   {
-    RP_ASSIGN_OR_RETURN(auto store, JsonlCheckpointer::Open(jsonl));
+    RP_ASSIGN_OR_RETURN(auto store, Open("jsonl:" + path, unsynced));
     RP_RETURN_IF_ERROR(
         TimeLoads(*store, spec.turns, options.load_repetitions, row));
   }

@@ -20,12 +20,14 @@ constexpr size_t kPostgresPoolSize = 64;
 
 }  // namespace
 
-Result<std::unique_ptr<PostgresCheckpointer>> OpenPostgres(
+Result<std::unique_ptr<Checkpointer>> OpenPostgres(
     const std::string& database_url, size_t pool_size) {
-  PostgresOptions options;
-  options.url = database_url;
-  options.pool_size = pool_size;
-  return PostgresCheckpointer::Open(options);
+  StoreOptions options;
+  options.postgres.pool_size = pool_size;
+  return Open(StoreLocation{.backend = BackendKind::kPostgres,
+                            .target = database_url,
+                            .exists = true},
+              options);
 }
 
 Result<std::unique_ptr<Scratch>> Scratch::Create(
@@ -81,7 +83,7 @@ Checkpointer& Stores::Of(std::string_view subject) {
 }
 
 Status Stores::Settle() {
-  RP_RETURN_IF_ERROR(rockpoint->Compact());
+  RP_RETURN_IF_ERROR(Compact(*rockpoint));
   if (raw) RP_RETURN_IF_ERROR(raw->Compact());
   if (postgres_session) {
     RP_RETURN_IF_ERROR(postgres_session->Execute("VACUUM (ANALYZE)"));
@@ -118,20 +120,14 @@ Result<std::unique_ptr<Stores>> OpenStores(Scratch& scratch,
   RP_ASSIGN_OR_RETURN(stores->directory, scratch.NewDirectory(name));
   const fs::path dir(stores->directory);
 
-  RocksDbOptions rocks;
-  rocks.path = (dir / "rockpoint").string();
-  rocks.sync_writes = sync_writes;
-  RP_ASSIGN_OR_RETURN(stores->rockpoint, RocksDbCheckpointer::Open(rocks));
-
-  SqliteOptions sqlite;
-  sqlite.path = (dir / "sqlite.db").string();
-  sqlite.sync_writes = sync_writes;
-  RP_ASSIGN_OR_RETURN(stores->sqlite, SqliteCheckpointer::Open(sqlite));
-
-  JsonlOptions jsonl;
-  jsonl.path = (dir / "store.jsonl").string();
-  jsonl.sync_writes = sync_writes;
-  RP_ASSIGN_OR_RETURN(stores->jsonl, JsonlCheckpointer::Open(jsonl));
+  StoreOptions options;
+  options.sync_writes = sync_writes;
+  RP_ASSIGN_OR_RETURN(stores->rockpoint,
+                      Open("rocksdb:" + (dir / "rockpoint").string(), options));
+  RP_ASSIGN_OR_RETURN(stores->sqlite,
+                      Open("sqlite:" + (dir / "sqlite.db").string(), options));
+  RP_ASSIGN_OR_RETURN(stores->jsonl,
+                      Open("jsonl:" + (dir / "store.jsonl").string(), options));
 
   if (with_raw) {
     RP_ASSIGN_OR_RETURN(stores->raw,

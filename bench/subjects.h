@@ -24,10 +24,8 @@
 
 #include "bench/postgres_server.h"
 #include "bench/raw_rocksdb.h"
-#include "rockpoint/jsonl_checkpointer.h"
-#include "rockpoint/postgres_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "rockpoint/maintenance.h"
+#include "rockpoint/open.h"
 #include "rockpoint/status.h"
 
 namespace rockpoint::bench {
@@ -61,14 +59,14 @@ class Scratch {
 
 struct Stores {
   std::string directory;
-  std::unique_ptr<RocksDbCheckpointer> rockpoint;
-  std::unique_ptr<SqliteCheckpointer> sqlite;
-  std::unique_ptr<JsonlCheckpointer> jsonl;
+  std::unique_ptr<Checkpointer> rockpoint;  // rocksdb:
+  std::unique_ptr<Checkpointer> sqlite;
+  std::unique_ptr<Checkpointer> jsonl;
   std::unique_ptr<RawRocksDb> raw;  // only when asked for.
   // Only with a server (and when asked for): the store, a plain session on
   // its database (kPostgresRoundTrip, VACUUM), the database's connection
   // string, and the server that drops it.
-  std::unique_ptr<PostgresCheckpointer> postgres;
+  std::unique_ptr<Checkpointer> postgres;
   std::unique_ptr<PostgresSession> postgres_session;
   std::string postgres_database;
   PostgresServer* postgres_server = nullptr;
@@ -95,9 +93,9 @@ Result<std::unique_ptr<Stores>> OpenStores(Scratch& scratch,
                                            bool sync_writes, bool with_raw,
                                            bool with_postgres = true);
 
-// Opens a PostgresCheckpointer on `database_url` with `pool_size`
-// connections, creating the schema.
-Result<std::unique_ptr<PostgresCheckpointer>> OpenPostgres(
+// Opens the PostgreSQL store `database_url` with `pool_size` connections,
+// creating the schema.
+Result<std::unique_ptr<Checkpointer>> OpenPostgres(
     const std::string& database_url, size_t pool_size);
 
 }  // namespace rockpoint::bench

@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <string>
 
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "rockpoint/open.h"
 #include "rockpoint/runtime/runtime.h"
 
 namespace rp = rockpoint;
@@ -169,18 +169,18 @@ rp::Status PrintHistory(rt::CompiledGraph& graph) {
 int main(int argc, char** argv) {
   const std::string path = argc > 1 ? argv[1] : "demo.rpdb";
   std::filesystem::remove_all(path);
-  rp::RocksDbOptions options;
-  options.path = path;
+  // The store's URL: a RocksDB directory (rockpoint/open.h).
+  const std::string url = "rocksdb:" + path;
   rt::StateGraph graph = BuildGraph();
   {
-    auto store = rp::RocksDbCheckpointer::Open(options);
+    auto store = rp::Open(url);
     if (!store.ok()) return Fail(store.status());
     auto compiled = graph.Compile({.checkpointer = store->get()});
     if (!compiled.ok()) return Fail(compiled.status());
     std::printf("store: %s\n\n", path.c_str());
     if (auto s = Converse(**compiled); !s.ok()) return Fail(s);
   }  // closed: what follows is read back from disk.
-  auto store = rp::RocksDbCheckpointer::Open(options);
+  auto store = rp::Open(url);
   if (!store.ok()) return Fail(store.status());
   auto compiled = graph.Compile({.checkpointer = store->get()});
   if (!compiled.ok()) return Fail(compiled.status());

@@ -5,7 +5,7 @@
 //
 //   rockpoint-profile --op get-by-id --channels 10 --calls 2000
 //
-// Setup (not measured): a RocksDbCheckpointer (no fsync) and a raw RocksDB
+// Setup (not measured): a RocksDB store (rocksdb:, no fsync) and a raw RocksDB
 // database filled like the bench's get section (threads of `length` steps,
 // two pending writes per step, every channel rewritten at each step), then
 // compacted, so reads come from table files; reads are measured after a
@@ -14,8 +14,8 @@
 // steps of each thread without them (a finished run's latest checkpoint). The
 // measured part is RunMeasuredCalls alone, which callgrind.sh collects with
 // --toggle-collect. Ops:
-//   get-latest, get-by-id   RocksDbCheckpointer::GetTuple
-//   put                     RocksDbCheckpointer::Put of the next step of a
+//   get-latest, get-by-id   Checkpointer::GetTuple
+//   put                     Checkpointer::Put of the next step of a
 //                           new thread (every channel)
 //   raw-latest, raw-get     raw RocksDB reverse seek / Get of the same bytes
 //   raw-put                 raw RocksDB Put of the same bytes
@@ -33,7 +33,8 @@
 #include "bench/conversation.h"
 #include "bench/raw_rocksdb.h"
 #include "bench/workload.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "rockpoint/maintenance.h"
+#include "rockpoint/open.h"
 
 namespace rockpoint::bench {
 namespace {
@@ -61,8 +62,8 @@ using Call = std::function<Status(size_t)>;
   return Status::OK();
 }
 
-Status Fill(const ProfileOptions& options, RocksDbCheckpointer& store,
-            RawRocksDb& raw, const std::map<std::string, TypedValue>& values) {
+Status Fill(const ProfileOptions& options, Checkpointer& store, RawRocksDb& raw,
+            const std::map<std::string, TypedValue>& values) {
   for (size_t t = 0; t < options.threads; ++t) {
     const std::string thread = ThreadId("p", t);
     const size_t written = options.length - options.unwritten_tail;
@@ -80,15 +81,15 @@ Status Fill(const ProfileOptions& options, RocksDbCheckpointer& store,
       RP_RETURN_IF_ERROR(raw.Put(record.key, record.value));
     }
   }
-  RP_RETURN_IF_ERROR(store.Compact());
+  RP_RETURN_IF_ERROR(Compact(store));
   return raw.Compact();
 }
 
 // A read op's call (get-*, raw-latest, raw-get); nullopt for other ops.
 // The keys each call reads are chosen like the bench's (Pick) and built
 // before the measured loop.
-std::optional<Call> ReadCall(const ProfileOptions& options,
-                             RocksDbCheckpointer& store, RawRocksDb& raw) {
+std::optional<Call> ReadCall(const ProfileOptions& options, Checkpointer& store,
+                             RawRocksDb& raw) {
   const std::string& op = options.op;
   const bool latest = op.ends_with("latest");
   auto configs = std::make_shared<std::vector<CheckpointConfig>>();
@@ -126,7 +127,7 @@ std::optional<Call> ReadCall(const ProfileOptions& options,
 // steps of one new thread, as the bench's put section does; the arguments
 // are built outside the measured loop.
 std::optional<Call> WriteCall(const ProfileOptions& options,
-                              RocksDbCheckpointer& store, RawRocksDb& raw,
+                              Checkpointer& store, RawRocksDb& raw,
                               const std::map<std::string, TypedValue>& values) {
   if (options.op != "put" && options.op != "raw-put") return std::nullopt;
   auto steps = std::make_shared<std::vector<PutArgs>>();
@@ -149,14 +150,13 @@ std::optional<Call> WriteCall(const ProfileOptions& options,
 }
 
 // The delta op's call: writes the conversation of --chain turns first.
-Result<Call> DeltaCall(const ProfileOptions& options,
-                       RocksDbCheckpointer& store) {
+Result<Call> DeltaCall(const ProfileOptions& options, Checkpointer& store) {
   ConversationSpec spec;
   spec.thread = "chain";
   spec.turns = options.chain;
   spec.snapshot_every = 0;  // the seed is the root
   RP_RETURN_IF_ERROR(WriteConversation(store, spec, nullptr));
-  RP_RETURN_IF_ERROR(store.Compact());
+  RP_RETURN_IF_ERROR(Compact(store));
   return Call([&store](size_t) -> Status {
     RP_ASSIGN_OR_RETURN(DeltaHistory history,
                         store.GetDeltaChannelHistory(
@@ -169,7 +169,7 @@ Result<Call> DeltaCall(const ProfileOptions& options,
 }
 
 // The op's call, on the filled stores.
-Result<Call> MakeCall(const ProfileOptions& options, RocksDbCheckpointer& store,
+Result<Call> MakeCall(const ProfileOptions& options, Checkpointer& store,
                       RawRocksDb& raw,
                       const std::map<std::string, TypedValue>& values) {
   if (options.op == "delta") return DeltaCall(options, store);
@@ -191,10 +191,10 @@ Status Run(const ProfileOptions& options) {
                        ("rockpoint-profile-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   Status status = [&]() -> Status {
-    RocksDbOptions rocks;
-    rocks.path = (dir / "rockpoint").string();
-    rocks.sync_writes = false;
-    RP_ASSIGN_OR_RETURN(auto store, RocksDbCheckpointer::Open(rocks));
+    StoreOptions unsynced;
+    unsynced.sync_writes = false;
+    RP_ASSIGN_OR_RETURN(
+        auto store, Open("rocksdb:" + (dir / "rockpoint").string(), unsynced));
     RP_ASSIGN_OR_RETURN(auto raw,
                         RawRocksDb::Open((dir / "raw").string(), false));
     const auto values =

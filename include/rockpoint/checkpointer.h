@@ -62,6 +62,41 @@ class TupleCursor {
   virtual Result<std::optional<CheckpointTuple>> Next() = 0;
 };
 
+// The hooks of the backend interface (Checkpointer's private section),
+// declared once: Checkpointer declares them with
+// ROCKPOINT_CHECKPOINTER_HOOKS(virtual, = 0) and every backend overrides
+// them all with ROCKPOINT_CHECKPOINTER_HOOKS(, override) in its class body,
+// then defines each one. (ForwardingCheckpointer spells them out: it defines
+// them inline.)
+#define ROCKPOINT_CHECKPOINTER_HOOKS(kVirtual, kEnd)                           \
+  kVirtual Result<CheckpointConfig> DoPut(                                     \
+      const CheckpointConfig& config, const Checkpoint& checkpoint,            \
+      const Metadata& metadata, const ChannelVersions& new_versions) kEnd;     \
+  kVirtual Status DoPutWrites(                                                 \
+      const CheckpointConfig& config, const std::vector<ChannelWrite>& writes, \
+      std::string_view task_id, std::string_view task_path) kEnd;              \
+  kVirtual Result<std::optional<CheckpointTuple>> DoGetTuple(                  \
+      const CheckpointConfig& config) kEnd;                                    \
+  kVirtual Result<std::unique_ptr<TupleCursor>> DoList(                        \
+      const ListOptions& options) kEnd;                                        \
+  kVirtual Status DoDeleteThread(std::string_view thread_id) kEnd;             \
+  kVirtual Status DoDeleteForRuns(const std::vector<std::string>& run_ids)     \
+      kEnd;                                                                    \
+  kVirtual Status DoCopyThread(std::string_view source,                        \
+                               std::string_view target) kEnd;                  \
+  kVirtual Status DoHideCheckpoint(const CheckpointConfig& config) kEnd;       \
+  kVirtual Status DoPrune(const std::vector<std::string>& thread_ids,          \
+                          PruneStrategy strategy, size_t keep_last) kEnd;      \
+  kVirtual Result<RetentionReport> DoExpire(                                   \
+      const std::vector<std::string>& thread_ids, const ExpiryRule& rule)      \
+      kEnd;                                                                    \
+  kVirtual Result<DeltaHistory> DoGetDeltaChannelHistory(                      \
+      const CheckpointConfig& config,                                          \
+      const std::vector<std::string>& channels) kEnd;                          \
+  kVirtual Result<ThreadPage> DoListThreads(const ListThreadsOptions& options) \
+      kEnd;                                                                    \
+  kVirtual Status DoClose() kEnd;
+
 // The front of every store. Its calls are not virtual: each one first does
 // what every backend shares, in this order, then hands the call to the
 // backend behind it (a private Do* hook):
@@ -202,32 +237,7 @@ class Checkpointer {
   // contract. A hook is reached only on an open store, never with a write
   // on a read-only one, and only with input that passed the front's
   // checks. DoClose is reached once per successful close (Busy: again).
-  virtual Result<CheckpointConfig> DoPut(
-      const CheckpointConfig& config, const Checkpoint& checkpoint,
-      const Metadata& metadata, const ChannelVersions& new_versions) = 0;
-  virtual Status DoPutWrites(const CheckpointConfig& config,
-                             const std::vector<ChannelWrite>& writes,
-                             std::string_view task_id,
-                             std::string_view task_path) = 0;
-  virtual Result<std::optional<CheckpointTuple>> DoGetTuple(
-      const CheckpointConfig& config) = 0;
-  virtual Result<std::unique_ptr<TupleCursor>> DoList(
-      const ListOptions& options) = 0;
-  virtual Status DoDeleteThread(std::string_view thread_id) = 0;
-  virtual Status DoDeleteForRuns(const std::vector<std::string>& run_ids) = 0;
-  virtual Status DoCopyThread(std::string_view source,
-                              std::string_view target) = 0;
-  virtual Status DoHideCheckpoint(const CheckpointConfig& config) = 0;
-  virtual Status DoPrune(const std::vector<std::string>& thread_ids,
-                         PruneStrategy strategy, size_t keep_last) = 0;
-  virtual Result<RetentionReport> DoExpire(
-      const std::vector<std::string>& thread_ids, const ExpiryRule& rule) = 0;
-  virtual Result<DeltaHistory> DoGetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) = 0;
-  virtual Result<ThreadPage> DoListThreads(
-      const ListThreadsOptions& options) = 0;
-  virtual Status DoClose() = 0;
+  ROCKPOINT_CHECKPOINTER_HOOKS(virtual, = 0)
   // The backend's Maintenance, if it has one. Default: nullptr.
   virtual Maintenance* DoMaintenance() { return nullptr; }
 

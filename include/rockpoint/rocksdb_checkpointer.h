@@ -98,36 +98,11 @@ class RocksDbCheckpointer final : public Checkpointer, public Maintenance {
 
  private:
   // The backend hooks (rockpoint/checkpointer.h).
-  Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
-                                 const Checkpoint& checkpoint,
-                                 const Metadata& metadata,
-                                 const ChannelVersions& new_versions) override;
-  Status DoPutWrites(const CheckpointConfig& config,
-                     const std::vector<ChannelWrite>& writes,
-                     std::string_view task_id,
-                     std::string_view task_path) override;
-  Result<std::optional<CheckpointTuple>> DoGetTuple(
-      const CheckpointConfig& config) override;
-  Result<std::unique_ptr<TupleCursor>> DoList(
-      const ListOptions& options) override;
-  Status DoDeleteThread(std::string_view thread_id) override;
-  Status DoDeleteForRuns(const std::vector<std::string>& run_ids) override;
-  Status DoCopyThread(std::string_view source,
-                      std::string_view target) override;
-  Status DoHideCheckpoint(const CheckpointConfig& config) override;
-  Status DoPrune(const std::vector<std::string>& thread_ids,
-                 PruneStrategy strategy, size_t keep_last) override;
-  Result<RetentionReport> DoExpire(const std::vector<std::string>& thread_ids,
-                                   const ExpiryRule& rule) override;
-  Result<DeltaHistory> DoGetDeltaChannelHistory(
-      const CheckpointConfig& config,
-      const std::vector<std::string>& channels) override;
-  Result<ThreadPage> DoListThreads(const ListThreadsOptions& options) override;
-  // Syncs the WAL (unless read-only), closes the database and releases the
-  // store lock, so the directory can be opened again (in this process too).
+  // DoClose syncs the WAL (unless read-only), closes the database and releases
+  // the store lock, so the directory can be opened again (in this process too).
   // Busy while a cursor (a RocksDB snapshot) is alive. After Close, Compact
   // and Stats return Aborted too.
-  Status DoClose() override;
+  ROCKPOINT_CHECKPOINTER_HOOKS(, override)
   Maintenance* DoMaintenance() override { return this; }
   // Reaches Impl from engine/rocksdb/ and its tests
   // (engine/rocksdb/rocksdb_impl.h).

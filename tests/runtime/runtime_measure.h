@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/forwarding_checkpointer.h"
+#include "rockpoint/memory_checkpointer.h"
 #include "rockpoint/runtime/runtime.h"
 
 namespace rockpoint::testing {
@@ -42,10 +44,12 @@ inline runtime::StateGraph TinyLoop(
 }
 
 // Accepts every write and keeps nothing; each write call takes `delay`.
-class DiscardCheckpointer final : public Checkpointer {
+// Every other call reaches an empty memory store.
+class DiscardCheckpointer final : public ForwardingCheckpointer {
  public:
   explicit DiscardCheckpointer(std::chrono::microseconds delay)
-      : delay_(delay) {}
+      : ForwardingCheckpointer(std::make_unique<MemoryCheckpointer>()),
+        delay_(delay) {}
 
  private:
   Result<CheckpointConfig> DoPut(const CheckpointConfig& config,
@@ -60,39 +64,6 @@ class DiscardCheckpointer final : public Checkpointer {
     Pause();
     return Status::OK();
   }
-  Result<std::optional<CheckpointTuple>> DoGetTuple(
-      const CheckpointConfig&) override {
-    return std::optional<CheckpointTuple>();
-  }
-  Result<std::unique_ptr<TupleCursor>> DoList(const ListOptions&) override {
-    return Status::InvalidArgument("discard store keeps nothing to list");
-  }
-  Status DoDeleteThread(std::string_view) override { return Status::OK(); }
-  Status DoDeleteForRuns(const std::vector<std::string>&) override {
-    return Status::OK();
-  }
-  Status DoCopyThread(std::string_view, std::string_view) override {
-    return Status::OK();
-  }
-  Status DoHideCheckpoint(const CheckpointConfig&) override {
-    return Status::NotFound("discard store keeps no checkpoint to hide");
-  }
-  Status DoPrune(const std::vector<std::string>&, PruneStrategy,
-                 size_t) override {
-    return Status::OK();
-  }
-  Result<RetentionReport> DoExpire(const std::vector<std::string>&,
-                                   const ExpiryRule&) override {
-    return RetentionReport{};
-  }
-  Result<DeltaHistory> DoGetDeltaChannelHistory(
-      const CheckpointConfig&, const std::vector<std::string>&) override {
-    return DeltaHistory{};
-  }
-  Result<ThreadPage> DoListThreads(const ListThreadsOptions&) override {
-    return ThreadPage{};
-  }
-  Status DoClose() override { return Status::OK(); }
   void Pause() {
     if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
   }
