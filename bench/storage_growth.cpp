@@ -69,6 +69,15 @@ Status TimeLoads(Checkpointer& store, size_t turns, size_t repetitions,
   return Status::OK();
 }
 
+// The RocksDB figures of `store`.
+Result<StoreStats> RocksDbStats(Checkpointer& store) {
+  RP_ASSIGN_OR_RETURN(StoreFigures figures, Figures(store));
+  if (!figures.rocksdb) {
+    return Status::InvalidArgument("bench: not a RocksDB store");
+  }
+  return std::move(*figures.rocksdb);
+}
+
 Status MeasureRocksDb(const BenchOptions& options, Scratch& scratch,
                       const ConversationSpec& spec, GrowthRow* row) {
   RP_ASSIGN_OR_RETURN(const std::string dir, scratch.NewDirectory(row->mode));
@@ -84,8 +93,7 @@ Status MeasureRocksDb(const BenchOptions& options, Scratch& scratch,
   const IoCounters after = ReadIoCounters();
   row->io_write_bytes = after.write_bytes - before.write_bytes;
   row->syscall_write_bytes = after.wchar - before.wchar;
-  RP_ASSIGN_OR_RETURN(const StoreFigures figures, Figures(*store));
-  const StoreStats& store_stats = *figures.rocksdb;
+  RP_ASSIGN_OR_RETURN(const StoreStats store_stats, RocksDbStats(*store));
   for (const ColumnFamilyStats& family : store_stats.column_families) {
     row->live_bytes += family.live_sst_bytes + family.blob_file_bytes;
   }

@@ -22,7 +22,8 @@ struct MemoryCheckpointer::State {
 };
 
 MemoryCheckpointer::MemoryCheckpointer(CheckpointerLimits limits)
-    : Checkpointer(FrontChecks{.limits = limits, .store_name = "memory:"}),
+    : Checkpointer(FrontChecks{
+          .limits = limits, .read_only = false, .store_name = "memory:"}),
       state_(std::make_unique<State>()) {}
 
 MemoryCheckpointer::~MemoryCheckpointer() = default;

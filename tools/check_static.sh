@@ -27,9 +27,9 @@ STEP="${1:-all}"
 CLANG=/usr/bin/clang++-16
 CLANG_C=/usr/bin/clang-16
 TIDY=/usr/bin/clang-tidy-16
-# The sources clang-tidy checks: the libraries, with keys/ and serde/ that
-# they build on.
-SOURCE_DIRS=(keys serde engine runtime)
+# The sources clang-tidy checks: the libraries, with base/, keys/, serde/
+# and formats/ that they build on.
+SOURCE_DIRS=(base keys serde formats engine runtime)
 
 require_tools() {
   local missing=()
@@ -76,7 +76,7 @@ tidy() {
   done
   echo "check_static: clang-tidy over ${#sources[@]} library sources"
   # Headers of the repository only (not RocksDB, Boost, msgpack).
-  local filter="^$ROOT/(base|engine|include|keys|runtime|serde)/"
+  local filter="^$ROOT/(base|engine|formats|include|keys|runtime|serde)/"
   printf '%s\0' "${sources[@]}" |
     xargs -0 -n 1 -P "$JOBS" "$TIDY" -p "$BUILD_DIR" --quiet \
       --header-filter="$filter" 2> >(grep -v "warnings generated" >&2)

@@ -242,7 +242,8 @@ Status JsonlCheckpointer::Compact() { return impl_->Compact(); }
 Result<JsonlStats> JsonlCheckpointer::Stats() { return impl_->Stats(); }
 
 Result<StoreFigures> JsonlCheckpointer::Figures() {
-  StoreFigures figures{.backend = BackendKind::kJsonl};
+  StoreFigures figures;
+  figures.backend = BackendKind::kJsonl;
   RP_ASSIGN_OR_RETURN(figures.jsonl, Stats());
   return figures;
 }

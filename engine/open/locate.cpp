@@ -198,7 +198,8 @@ constexpr Scheme kPathSchemes[] = {
 };
 
 Result<StoreLocation> AtPath(BackendKind backend, std::string path) {
-  StoreLocation location{.backend = backend, .target = std::move(path)};
+  StoreLocation location{
+      .backend = backend, .target = std::move(path), .exists = false};
   if (location.target.empty()) {
     return Status::InvalidArgument(std::string("the URL ") +
                                    std::string(BackendName(backend)) +
@@ -233,7 +234,8 @@ Result<StoreLocation> LocateStore(std::string_view url) {
       return Status::InvalidArgument(
           "memory: takes nothing after the scheme, got " + std::string(url));
     }
-    return StoreLocation{.backend = BackendKind::kMemory};
+    return StoreLocation{
+        .backend = BackendKind::kMemory, .target = "", .exists = false};
   }
   for (const Scheme& scheme : kPathSchemes) {
     if (url.starts_with(scheme.prefix)) {
@@ -243,7 +245,8 @@ Result<StoreLocation> LocateStore(std::string_view url) {
   }
   const std::string path(url);
   if (!Exists(path)) {
-    return StoreLocation{.backend = ByName(path), .target = path};
+    return StoreLocation{
+        .backend = ByName(path), .target = path, .exists = false};
   }
   RP_ASSIGN_OR_RETURN(const BackendKind backend, Recognize(path));
   return AtPath(backend, path);

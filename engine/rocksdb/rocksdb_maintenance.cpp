@@ -14,7 +14,8 @@ Result<VerifyReport> RocksDbCheckpointer::VerifyRecords(
 
 Result<StoreFigures> RocksDbCheckpointer::Figures() {
   if (!impl_) return StoreClosedError();
-  StoreFigures figures{.backend = BackendKind::kRocksDb};
+  StoreFigures figures;
+  figures.backend = BackendKind::kRocksDb;
   RP_ASSIGN_OR_RETURN(figures.rocksdb, Stats());
   RP_ASSIGN_OR_RETURN(figures.rocksdb_tables, TableStats(*this));
   RP_ASSIGN_OR_RETURN(figures.hidden_checkpoints,

@@ -145,7 +145,9 @@ NativeStore::Engine EngineOf(std::unique_ptr<Checkpointer> store,
 std::optional<RetentionOptions> RetentionOf(
     const std::optional<RetentionPolicy>& policy) {
   if (!policy) return std::nullopt;
-  return RetentionOptions{.policy = *policy};
+  RetentionOptions options;
+  options.policy = *policy;
+  return options;
 }
 
 // Runs a read now (kSync) or on the libuv pool.

@@ -34,7 +34,9 @@ std::optional<size_t> LimitFromPy(nb::handle limit) {
 std::optional<RetentionOptions> RetentionOf(
     const std::optional<RetentionPolicy>& policy) {
   if (!policy) return std::nullopt;
-  return RetentionOptions{.policy = *policy};
+  RetentionOptions options;
+  options.policy = *policy;
+  return options;
 }
 
 void CheckPolicy(const std::optional<RetentionPolicy>& retention) {
