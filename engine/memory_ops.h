@@ -1,10 +1,11 @@
 // The Checkpointer operations over the memory backend's structures
 // (memory_store.h), without locking and without input validation: the
-// backends built on them (MemoryCheckpointer, JsonlCheckpointer) validate
-// each call's input first (engine/validation.h), hold their own lock, and
-// check that the store is open. Errors that depend on what is stored
-// (a checkpoint to hide that does not exist, a copy target that has
-// checkpoints, a delta history of nothing) are returned from here.
+// backends built on them (MemoryCheckpointer, JsonlCheckpointer) get each
+// call's input validated by the Checkpointer front (engine/validation.h),
+// hold their own lock, and check that the store is open. Errors that
+// depend on what is stored (a checkpoint to hide that does not exist, a
+// copy target that has checkpoints, a delta history of nothing) are
+// returned from here.
 //
 // Writes are split in two so that a journal can record exactly what a put
 // or put_writes stores: Make* derives the records from the call's

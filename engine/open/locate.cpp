@@ -213,8 +213,9 @@ Result<StoreLocation> AtPath(BackendKind backend, std::string path) {
   if (location.exists && !sqlite_special) {
     RP_RETURN_IF_ERROR(CheckKind(backend, location.target));
   }
+  std::error_code error;
   if (backend == BackendKind::kRocksDb && location.exists &&
-      fs::is_empty(location.target)) {
+      fs::is_empty(location.target, error)) {
     location.exists = false;  // an empty directory holds no store yet.
   }
   return location;

@@ -106,7 +106,8 @@ class SqliteCheckpointer::Impl {
   // OK when already closed.
   Status Close() REQUIRES(mu_);
 
-  // The operations of Checkpointer. REQUIRES: mu() held, CheckOpen() passed.
+  // The operations of Checkpointer. REQUIRES: mu() held, the store open
+  // (the Checkpointer front checks it, and the input, before a hook runs).
   Result<CheckpointConfig> Put(const CheckpointConfig& config,
                                const Checkpoint& checkpoint,
                                const Metadata& metadata,

@@ -1,6 +1,6 @@
 // rockpoint::Open and LocateStore: every scheme, a bare path recognized by
 // its content or named by its extension, and the refusals (with nothing
-// created). The contract suite through Open is open_contract_test.cpp.
+// created). Each backend's own folder runs the contract suite on it.
 #include "rockpoint/open.h"
 
 #include <doctest/doctest.h>
