@@ -1,5 +1,6 @@
-// Free functions of the checkpointer interface: ListAll, GetNextVersion and
-// SpecialWriteIndex (engine/checkpointer.h, engine/types.h).
+// Free functions of the checkpointer interface: ListAll, ListAllThreads,
+// GetNextVersion and SpecialWriteIndex (engine/checkpointer.h,
+// engine/types.h).
 #include "rockpoint/checkpointer.h"
 
 #include <cstdint>
@@ -20,6 +21,18 @@ Result<std::vector<CheckpointTuple>> Checkpointer::ListAll(
     tuples.push_back(std::move(*next));
   }
   return tuples;
+}
+
+Result<std::vector<ThreadInfo>> Checkpointer::ListAllThreads() {
+  std::vector<ThreadInfo> threads;
+  ListThreadsOptions options;
+  while (true) {
+    RP_ASSIGN_OR_RETURN(ThreadPage page, ListThreads(options));
+    for (ThreadInfo& info : page.threads) threads.push_back(std::move(info));
+    if (!page.next_after) break;
+    options.after = page.next_after;
+  }
+  return threads;
 }
 
 std::optional<int64_t> SpecialWriteIndex(std::string_view channel) {

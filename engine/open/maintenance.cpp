@@ -44,18 +44,6 @@ void CheckPayload(VerifyReport& report, const TypedValue& payload,
   }
 }
 
-Result<std::vector<ThreadInfo>> AllThreads(Checkpointer& store) {
-  std::vector<ThreadInfo> threads;
-  ListThreadsOptions options;
-  while (true) {
-    RP_ASSIGN_OR_RETURN(ThreadPage page, store.ListThreads(options));
-    for (ThreadInfo& info : page.threads) threads.push_back(std::move(info));
-    if (!page.next_after) break;
-    options.after = page.next_after;
-  }
-  return threads;
-}
-
 // One thread's checkpoints (hidden ones too): each decodes with its values
 // and writes, each parent is present, and ListThreads' counts agree.
 Status VerifyThread(Checkpointer& store, const ThreadInfo& thread,
@@ -142,7 +130,7 @@ Status ReportOrphanWrites(Checkpointer& store, VerifyReport& report) {
 Result<VerifyReport> VerifyThroughCalls(Checkpointer& store,
                                         const VerifyProgressFn& progress) {
   VerifyReport report;
-  RP_ASSIGN_OR_RETURN(std::vector<ThreadInfo> threads, AllThreads(store));
+  RP_ASSIGN_OR_RETURN(std::vector<ThreadInfo> threads, store.ListAllThreads());
   uint64_t seen = 0;
   for (const ThreadInfo& thread : threads) {
     RP_RETURN_IF_ERROR(VerifyThread(store, thread, report, progress, seen));

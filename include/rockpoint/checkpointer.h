@@ -209,6 +209,9 @@ class Checkpointer {
   // Convenience: all tuples of List(options), materialized.
   Result<std::vector<CheckpointTuple>> ListAll(const ListOptions& options);
 
+  // Convenience: every page of ListThreads, in thread-id order.
+  Result<std::vector<ThreadInfo>> ListAllThreads();
+
   // The store's maintenance capabilities (rockpoint/maintenance.h, whose
   // functions are the way to use them), or nullptr when its backend has
   // none.

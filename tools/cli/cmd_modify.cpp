@@ -17,7 +17,7 @@ namespace {
 
 // Visible checkpoints per thread, for every thread of the store.
 Result<std::map<std::string, uint64_t>> CheckpointCounts(Checkpointer& store) {
-  RP_ASSIGN_OR_RETURN(std::vector<ThreadInfo> threads, AllThreads(store));
+  RP_ASSIGN_OR_RETURN(std::vector<ThreadInfo> threads, store.ListAllThreads());
   std::map<std::string, uint64_t> counts;
   for (const ThreadInfo& thread : threads) {
     uint64_t total = 0;

@@ -43,7 +43,7 @@ uint64_t PathBytes(const std::string& path) {
 
 // Figures read through the Checkpointer interface (every backend).
 Status AddLogicalFigures(Checkpointer& store, Json& doc) {
-  RP_ASSIGN_OR_RETURN(std::vector<ThreadInfo> threads, AllThreads(store));
+  RP_ASSIGN_OR_RETURN(std::vector<ThreadInfo> threads, store.ListAllThreads());
   uint64_t namespaces = 0;
   for (const ThreadInfo& thread : threads)
     namespaces += thread.namespaces.size();
@@ -163,7 +163,7 @@ class StatsCommand final : public Command {
     doc["path"] = store.path();
     if (quick_) {
       RP_ASSIGN_OR_RETURN(std::vector<ThreadInfo> threads,
-                          AllThreads(store.checkpointer()));
+                          store.checkpointer().ListAllThreads());
       uint64_t checkpoints = 0;
       for (const ThreadInfo& thread : threads) {
         for (const NamespaceInfo& ns : thread.namespaces) {

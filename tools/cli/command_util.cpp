@@ -45,18 +45,6 @@ Result<Value> ParseFilter(const std::vector<std::string>& pairs) {
   return filter;
 }
 
-Result<std::vector<ThreadInfo>> AllThreads(Checkpointer& store) {
-  std::vector<ThreadInfo> threads;
-  ListThreadsOptions options;
-  while (true) {
-    RP_ASSIGN_OR_RETURN(ThreadPage page, store.ListThreads(options));
-    for (ThreadInfo& info : page.threads) threads.push_back(std::move(info));
-    if (!page.next_after) break;
-    options.after = page.next_after;
-  }
-  return threads;
-}
-
 Result<CheckpointTuple> FindTuple(
     Checkpointer& store, const std::string& thread, const std::string& ns,
     const std::optional<std::string>& checkpoint_id) {

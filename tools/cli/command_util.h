@@ -32,9 +32,6 @@ Result<bool> Confirm(const std::string& question, bool yes);
 // for JSON nested deeper than value_json.h allows.
 Result<Value> ParseFilter(const std::vector<std::string>& pairs);
 
-// Every thread of the store with its namespaces, paging ListThreads.
-Result<std::vector<ThreadInfo>> AllThreads(Checkpointer& store);
-
 // The tuple of (thread, ns, checkpoint_id), hidden or not, or the latest
 // visible one of (thread, ns) without an id; NotFound naming what is
 // missing.
