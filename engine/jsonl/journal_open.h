@@ -11,9 +11,9 @@
 #include <memory>
 
 #include "engine/jsonl/journal_file.h"
+#include "engine/jsonl/jsonl_options.h"
 #include "engine/memory_ops.h"
 #include "engine/record_cipher.h"
-#include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/status.h"
 
 namespace rockpoint::jsonl {

@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "engine/open/openers.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "rockpoint/memory_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint {
 

@@ -1,7 +1,7 @@
 // copy_thread and hide_checkpoint: changes of one or two threads that
 // re-derive nothing, each one transaction under the exclusive advisory locks
-// of the threads it touches (Impl::LockThreads: byte order). Ids that no TEXT
-// column holds (pg::IsStorableText) name nothing stored.
+// of the threads it touches (PostgresCheckpointer::LockThreads: byte order).
+// Ids that no TEXT column holds (pg::IsStorableText) name nothing stored.
 #include <set>
 #include <string>
 #include <vector>
@@ -60,8 +60,8 @@ constexpr const char* kCopyThread[] = {
 
 }  // namespace
 
-Status PostgresCheckpointer::Impl::CopyThread(std::string_view source,
-                                              std::string_view target) {
+Status PostgresCheckpointer::DoCopyThread(std::string_view source,
+                                          std::string_view target) {
   const size_t max = limits().max_id_bytes;
   RP_RETURN_IF_ERROR(pg::CheckStorableText("target", target, max));
   // An unknown source copies nothing, but the target is checked all the
@@ -98,8 +98,7 @@ Status PostgresCheckpointer::Impl::CopyThread(std::string_view source,
   });
 }
 
-Status PostgresCheckpointer::Impl::HideCheckpoint(
-    const CheckpointConfig& config) {
+Status PostgresCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
   const size_t max = limits().max_id_bytes;
   const std::string& thread_id = *config.thread_id;
   if (!pg::IsStorableText(thread_id, max) ||

@@ -14,8 +14,6 @@
 namespace rockpoint {
 namespace {
 
-using Impl = PostgresCheckpointer::Impl;
-
 // The source's checkpoints ($1) with their side rows.
 constexpr const char* kSourceCheckpoints =
     "SELECT c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, "
@@ -58,13 +56,14 @@ constexpr const char* kInsertWrite =
     "task_id, task_path, idx, channel, type, blob) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
-Status CopyCheckpoints(Impl& impl, pg::Connection& connection,
-                       const std::string& source, const std::string& target) {
-  const RecordCipher& cipher = *impl.cipher();
-  const pg::Statement& insert = impl.Stmt("rp_copy_cp", kInsertCheckpoint);
-  const pg::Statement& side = impl.Stmt("rp_copy_side", kInsertSideRow);
+Status CopyCheckpoints(PostgresCheckpointer& backend,
+                       pg::Connection& connection, const std::string& source,
+                       const std::string& target) {
+  const RecordCipher& cipher = *backend.cipher();
+  const pg::Statement& insert = backend.Stmt("rp_copy_cp", kInsertCheckpoint);
+  const pg::Statement& side = backend.Stmt("rp_copy_side", kInsertSideRow);
   return RewritePages(
-      connection, "rp_copy_checkpoints", impl.Sql(kSourceCheckpoints),
+      connection, "rp_copy_checkpoints", backend.Sql(kSourceCheckpoints),
       {pg::Text(source)},
       [&](const pg::Rows& rows) -> Result<std::vector<pg::Query>> {
         std::vector<pg::Query> queries;
@@ -98,10 +97,10 @@ Status CopyCheckpoints(Impl& impl, pg::Connection& connection,
       });
 }
 
-Status CopyValues(Impl& impl, pg::Connection& connection,
+Status CopyValues(PostgresCheckpointer& backend, pg::Connection& connection,
                   const std::string& source, const std::string& target) {
-  const RecordCipher& cipher = *impl.cipher();
-  const pg::Statement& upsert = impl.Stmt("rp_copy_value", kUpsertValue);
+  const RecordCipher& cipher = *backend.cipher();
+  const pg::Statement& upsert = backend.Stmt("rp_copy_value", kUpsertValue);
   return RewritePages(
       connection, "rp_copy_values", kSourceValues, {pg::Text(source)},
       [&](const pg::Rows& rows) -> Result<std::vector<pg::Query>> {
@@ -136,17 +135,17 @@ Status CopyValues(Impl& impl, pg::Connection& connection,
       });
 }
 
-Status CopyWrites(Impl& impl, pg::Connection& connection,
+Status CopyWrites(PostgresCheckpointer& backend, pg::Connection& connection,
                   const std::string& source, const std::string& target) {
-  const RecordCipher& cipher = *impl.cipher();
+  const RecordCipher& cipher = *backend.cipher();
   RP_RETURN_IF_ERROR(
       connection
           .RunOne(pg::Query{
-              &impl.Stmt("rp_copy_delete_writes", kDeleteTargetWrites),
+              &backend.Stmt("rp_copy_delete_writes", kDeleteTargetWrites),
               "",
               {pg::Text(source), pg::Text(target)}})
           .status());
-  const pg::Statement& insert = impl.Stmt("rp_copy_write", kInsertWrite);
+  const pg::Statement& insert = backend.Stmt("rp_copy_write", kInsertWrite);
   return RewritePages(
       connection, "rp_copy_writes", kSourceWrites, {pg::Text(source)},
       [&](const pg::Rows& rows) -> Result<std::vector<pg::Query>> {
@@ -182,9 +181,9 @@ Status CopyWrites(Impl& impl, pg::Connection& connection,
 
 }  // namespace
 
-Status PostgresCheckpointer::Impl::CopySealedThread(pg::Connection& connection,
-                                                    std::string_view source,
-                                                    std::string_view target) {
+Status PostgresCheckpointer::CopySealedThread(pg::Connection& connection,
+                                              std::string_view source,
+                                              std::string_view target) {
   const std::string from(source);
   const std::string to(target);
   RP_RETURN_IF_ERROR(CopyCheckpoints(*this, connection, from, to));

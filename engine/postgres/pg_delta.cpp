@@ -213,8 +213,8 @@ Result<std::set<std::string>> ChannelSet(const pg::Rows& rows, int row,
 
 // Row `i` (an ancestor) of the walk rows, its sealed record opened in an
 // encrypted store.
-Result<Step> ReadStep(const PostgresCheckpointer::Impl& impl,
-                      const pg::Rows& rows, int i, const Request& request) {
+Result<Step> ReadStep(const PostgresCheckpointer& backend, const pg::Rows& rows,
+                      int i, const Request& request) {
   Step step;
   step.row.thread_id = request.thread_id;
   step.row.checkpoint_ns = request.ns;
@@ -222,7 +222,7 @@ Result<Step> ReadStep(const PostgresCheckpointer::Impl& impl,
   step.row.parent_id = rows.GetOptional(i, kParent);
   step.row.checkpoint_json = rows.GetString(i, kCheckpoint);
   step.row.stored_channels_json = rows.GetOptional(i, kStored);
-  RP_RETURN_IF_ERROR(impl.UnsealRow(step.row));
+  RP_RETURN_IF_ERROR(backend.UnsealRow(step.row));
   const std::string where =
       "delta walk at checkpoints row " +
       pg::KeyName(request.thread_id, request.ns, step.row.checkpoint_id);
@@ -281,14 +281,14 @@ Status TakeSeeds(const Request& request, const Step& step,
 // Walks the rows of kWalk after the target (rows[0]): depth 1, 2, ...
 // while a channel is open, ending at the last row (a root or a missing
 // parent) or before the first id walked twice (a parent cycle).
-Result<Walk> FollowChain(const PostgresCheckpointer::Impl& impl,
+Result<Walk> FollowChain(const PostgresCheckpointer& backend,
                          const pg::Rows& rows, const Request& request) {
   Walk walk;
   std::set<std::string> open(request.channels.begin(), request.channels.end());
   std::set<std::string> walked = {rows.GetString(0, kId)};
   for (int i = 1; i < rows.size() && !open.empty(); ++i) {
     if (!walked.insert(rows.GetString(i, kId)).second) break;
-    RP_ASSIGN_OR_RETURN(Step step, ReadStep(impl, rows, i, request));
+    RP_ASSIGN_OR_RETURN(Step step, ReadStep(backend, rows, i, request));
     RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(step.row));
     walk.visited.push_back(Visited{step.row.checkpoint_id, open});
     RP_RETURN_IF_ERROR(TakeSeeds(request, step, header, open, walk));
@@ -300,7 +300,7 @@ Result<Walk> FollowChain(const PostgresCheckpointer::Impl& impl,
 // ancestor first, each ancestor's by (task_path, task_id, idx) in byte
 // order; only writes to channels open at their ancestor count. Corruption
 // when a sealed write does not open.
-Status AddWrites(const PostgresCheckpointer::Impl& impl, const pg::Rows& rows,
+Status AddWrites(const PostgresCheckpointer& backend, const pg::Rows& rows,
                  const Request& request, const Walk& walk,
                  DeltaHistory& history) {
   std::map<std::string, size_t> depth_of;
@@ -319,7 +319,7 @@ Status AddWrites(const PostgresCheckpointer::Impl& impl, const pg::Rows& rows,
     write.task_path = rows.GetString(i, 5);
     write.idx = rows.GetInt(i, 6);
     RP_ASSIGN_OR_RETURN(write.value,
-                        impl.StoredValue(
+                        backend.StoredValue(
                             [&] {
                               return record_names::Write(
                                   request.thread_id, request.ns,
@@ -346,7 +346,7 @@ Status AddWrites(const PostgresCheckpointer::Impl& impl, const pg::Rows& rows,
 // trip 1 saw each blob in the same snapshot: one missing now is an error of
 // this file (IOError), not of the data. Corruption when a sealed seed does
 // not open.
-Status AddSeeds(const PostgresCheckpointer::Impl& impl, const pg::Rows& rows,
+Status AddSeeds(const PostgresCheckpointer& backend, const pg::Rows& rows,
                 const Request& request, const Walk& walk,
                 DeltaHistory& history) {
   for (int i = 0; i < rows.size(); ++i) {
@@ -354,7 +354,7 @@ Status AddSeeds(const PostgresCheckpointer::Impl& impl, const pg::Rows& rows,
     const auto version = walk.blob_seeds.find(channel);
     if (version == walk.blob_seeds.end()) continue;  // not asked for.
     RP_ASSIGN_OR_RETURN(history[channel].seed,
-                        impl.StoredValue(
+                        backend.StoredValue(
                             [&] {
                               return record_names::Blob(request.thread_id,
                                                         request.ns, channel,
@@ -377,17 +377,18 @@ Status AddSeeds(const PostgresCheckpointer::Impl& impl, const pg::Rows& rows,
 }
 
 // Round trip 1's pipeline: BEGIN and the walk (kWalk).
-std::vector<pg::Query> WalkQueries(PostgresCheckpointer::Impl& impl,
+std::vector<pg::Query> WalkQueries(PostgresCheckpointer& backend,
                                    const Request& request) {
-  const bool sealed = impl.cipher() != nullptr;
+  const bool sealed = backend.cipher() != nullptr;
   pg::Params params = {pg::Text(request.thread_id), pg::Text(request.ns),
                        pg::TextArray(request.channels)};
   if (request.checkpoint_id) params.push_back(pg::Text(*request.checkpoint_id));
   const pg::Statement& walk =
       request.checkpoint_id
-          ? impl.Stmt("rp_delta_walk_id", [&] { return WalkSql(true, sealed); })
-          : impl.Stmt("rp_delta_walk_latest",
-                      [&] { return WalkSql(false, sealed); });
+          ? backend.Stmt("rp_delta_walk_id",
+                         [&] { return WalkSql(true, sealed); })
+          : backend.Stmt("rp_delta_walk_latest",
+                         [&] { return WalkSql(false, sealed); });
   std::vector<pg::Query> queries;
   queries.push_back(pg::Query{nullptr, kBeginRead, {}});
   queries.push_back(pg::Query{&walk, "", std::move(params)});
@@ -397,7 +398,7 @@ std::vector<pg::Query> WalkQueries(PostgresCheckpointer::Impl& impl,
 // Round trip 2 on `connection` (inside round trip 1's transaction): the
 // writes of `walk`'s ancestors and its seed blobs into `history`, each
 // statement only when needed, then COMMIT.
-Status ReadChain(PostgresCheckpointer::Impl& impl, pg::Connection& connection,
+Status ReadChain(PostgresCheckpointer& backend, pg::Connection& connection,
                  const Request& request, const Walk& walk,
                  DeltaHistory& history) {
   std::vector<pg::Query> queries;
@@ -408,8 +409,8 @@ Status ReadChain(PostgresCheckpointer::Impl& impl, pg::Connection& connection,
     pg::Params params = keys;
     params.push_back(pg::TextArray(ids));
     params.push_back(pg::TextArray(request.channels));
-    queries.push_back(pg::Query{&impl.Stmt("rp_delta_writes", kChainWrites), "",
-                                std::move(params)});
+    queries.push_back(pg::Query{&backend.Stmt("rp_delta_writes", kChainWrites),
+                                "", std::move(params)});
   }
   if (!walk.blob_seeds.empty()) {
     std::vector<std::string> channels;
@@ -421,7 +422,7 @@ Status ReadChain(PostgresCheckpointer::Impl& impl, pg::Connection& connection,
     pg::Params params = keys;
     params.push_back(pg::TextArray(channels));
     params.push_back(pg::TextArray(versions));
-    queries.push_back(pg::Query{&impl.Stmt("rp_delta_seeds", kSeedBlobs), "",
+    queries.push_back(pg::Query{&backend.Stmt("rp_delta_seeds", kSeedBlobs), "",
                                 std::move(params)});
   }
   queries.push_back(pg::Query{nullptr, "COMMIT", {}});
@@ -429,11 +430,11 @@ Status ReadChain(PostgresCheckpointer::Impl& impl, pg::Connection& connection,
   size_t next = 0;
   if (!walk.visited.empty()) {
     RP_RETURN_IF_ERROR(
-        AddWrites(impl, results[next++], request, walk, history));
+        AddWrites(backend, results[next++], request, walk, history));
   }
   const pg::Rows none(nullptr);
-  return AddSeeds(impl, walk.blob_seeds.empty() ? none : results[next], request,
-                  walk, history);
+  return AddSeeds(backend, walk.blob_seeds.empty() ? none : results[next],
+                  request, walk, history);
 }
 
 bool IdsStorable(const CheckpointConfig& config, size_t max_bytes) {
@@ -445,7 +446,7 @@ bool IdsStorable(const CheckpointConfig& config, size_t max_bytes) {
 
 }  // namespace
 
-Result<DeltaHistory> PostgresCheckpointer::Impl::GetDeltaChannelHistory(
+Result<DeltaHistory> PostgresCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
   DeltaHistory history;
   if (channels.empty()) return history;

@@ -92,7 +92,7 @@ pg::Query LockSchemaForTransaction() {
   return Unprepared(kLockSchemaForTransaction);
 }
 
-Status PostgresCheckpointer::Impl::OpenEncryption(pg::Connection& connection) {
+Status PostgresCheckpointer::OpenEncryption(pg::Connection& connection) {
   RP_ASSIGN_OR_RETURN(const EncryptionState state, ReadState(connection));
   StoredEncryption to_store;
   RP_ASSIGN_OR_RETURN(cipher_,
@@ -138,7 +138,7 @@ Status PostgresCheckpointer::Impl::OpenEncryption(pg::Connection& connection) {
   return Status::OK();
 }
 
-Status PostgresCheckpointer::Impl::UnsealRow(PgCheckpointRow& row) const {
+Status PostgresCheckpointer::UnsealRow(PgCheckpointRow& row) const {
   if (!cipher_) return Status::OK();
   RP_ASSIGN_OR_RETURN(
       pg::CheckpointColumns plain,
@@ -151,14 +151,14 @@ Status PostgresCheckpointer::Impl::UnsealRow(PgCheckpointRow& row) const {
   return Status::OK();
 }
 
-Result<TypedValue> PostgresCheckpointer::Impl::StoredValue(
+Result<TypedValue> PostgresCheckpointer::StoredValue(
     const std::function<std::string()>& name, std::string_view type,
     std::string_view blob, std::string_view what) const {
   if (!cipher_) return TypedValue{std::string(type), std::string(blob)};
   return pg::OpenValue(*cipher_, name(), blob, what);
 }
 
-Result<std::pair<pg::Param, pg::Param>> PostgresCheckpointer::Impl::ValueParams(
+Result<std::pair<pg::Param, pg::Param>> PostgresCheckpointer::ValueParams(
     const std::function<std::string()>& name, const TypedValue& value) const {
   if (!cipher_) {
     return std::make_pair(pg::Text(value.type), pg::Bytes(value.bytes));

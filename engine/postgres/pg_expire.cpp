@@ -14,8 +14,6 @@
 namespace rockpoint {
 namespace {
 
-using Impl = PostgresCheckpointer::Impl;
-
 // The bytes of (thread $1, ns $2) that a retention deletes: the rows of
 // checkpoints $3 (id, checkpoint, metadata) and their writes (task id,
 // blob), and the values not among the pairs ($4[i], $5[i]) that remain
@@ -45,8 +43,9 @@ std::optional<std::string_view> VisibleTs(const PgHeader& node) {
 
 // The query of kDeletedBytes for retaining `doomed` out of `nodes`, where
 // the survivors' delta histories read `needed`.
-pg::Query DeletedBytesQuery(Impl& impl, const std::string& thread,
-                            const std::string& ns, const Namespace& nodes,
+pg::Query DeletedBytesQuery(PostgresCheckpointer& backend,
+                            const std::string& thread, const std::string& ns,
+                            const Namespace& nodes,
                             const std::set<std::string>& doomed,
                             const std::set<std::string>& needed) {
   const std::set<std::string> removed =
@@ -64,18 +63,18 @@ pg::Query DeletedBytesQuery(Impl& impl, const std::string& thread,
     channels.push_back(channel);
     versions.push_back(version);
   }
-  return pg::Query{&impl.Stmt("rp_expire_bytes", kDeletedBytes),
+  return pg::Query{&backend.Stmt("rp_expire_bytes", kDeletedBytes),
                    "",
                    {pg::Text(thread), pg::Text(ns), pg::TextArray(removed),
                     pg::TextArray(channels), pg::TextArray(versions)}};
 }
 
 // Adds `rule`'s pass over `thread` to `report`, applying it unless dry.
-Status ExpireThread(Impl& impl, pg::Connection& connection,
+Status ExpireThread(PostgresCheckpointer& backend, pg::Connection& connection,
                     const std::string& thread, const ExpiryRule& rule,
                     RetentionReport& report) {
   RP_ASSIGN_OR_RETURN(const ThreadNamespaces read,
-                      ReadNamespaces(impl, connection, thread, nullptr));
+                      ReadNamespaces(backend, connection, thread, nullptr));
   std::vector<std::vector<AgedCheckpoint>> aged;
   for (const auto& [ns, nodes] : read) {
     aged.push_back(VisibleNewestFirst(nodes.nodes, VisibleTs));
@@ -89,10 +88,10 @@ Status ExpireThread(Impl& impl, pg::Connection& connection,
     const std::set<std::string> needed = NeededAncestors(nodes, doomed);
     report.checkpoints_hidden += CountNeeded(doomed, needed);
     std::vector<pg::Query> queries = {
-        DeletedBytesQuery(impl, thread, ns, nodes, doomed, needed)};
+        DeletedBytesQuery(backend, thread, ns, nodes, doomed, needed)};
     if (!rule.dry_run) {
       for (pg::Query& query :
-           RetainQueries(impl, thread, ns, nodes, doomed, needed)) {
+           RetainQueries(backend, thread, ns, nodes, doomed, needed)) {
         queries.push_back(std::move(query));
       }
     }
@@ -104,8 +103,8 @@ Status ExpireThread(Impl& impl, pg::Connection& connection,
 
 }  // namespace
 
-Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
-                                     const ExpiryRule& rule) {
+Result<RetentionReport> PostgresCheckpointer::DoExpire(
+    const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
   std::set<std::string> threads;
   for (const std::string& thread : thread_ids) {
     if (pg::IsStorableText(thread, limits().max_id_bytes)) {
@@ -122,11 +121,6 @@ Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
     return Status::OK();
   }));
   return report;
-}
-
-Result<RetentionReport> PostgresCheckpointer::DoExpire(
-    const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
-  return impl_->Expire(thread_ids, rule);
 }
 
 }  // namespace rockpoint

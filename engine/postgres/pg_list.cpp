@@ -59,20 +59,20 @@ bool CanMatch(const ListOptions& options, size_t max_bytes) {
 
 class PgListCursor final : public TupleCursor {
  public:
-  PgListCursor(PostgresCheckpointer::Impl* impl, ListOptions options)
-      : impl_(impl), options_(std::move(options)) {
-    impl_->CursorOpened();
+  PgListCursor(PostgresCheckpointer* backend, ListOptions options)
+      : backend_(backend), options_(std::move(options)) {
+    backend_->CursorOpened();
     const std::string filter = pg::MetadataToJson(options_.filter);
     // A filter that is one tag object has no containment form, and an
     // encrypted store's metadata is sealed: the engine filters alone then.
-    if (impl_->cipher() == nullptr && !options_.filter.as_map().empty() &&
+    if (backend_->cipher() == nullptr && !options_.filter.as_map().empty() &&
         !filter.starts_with("{\"" + std::string(pg::kTagKey) + "\"")) {
       filter_json_ = filter;
     }
-    done_ = !CanMatch(options_, impl_->limits().max_id_bytes) ||
+    done_ = !CanMatch(options_, backend_->limits().max_id_bytes) ||
             (options_.limit && *options_.limit == 0);
   }
-  ~PgListCursor() override { impl_->CursorClosed(); }
+  ~PgListCursor() override { backend_->CursorClosed(); }
 
   Result<std::optional<CheckpointTuple>> Next() override {
     while (buffer_.empty() && !done_) {
@@ -152,7 +152,7 @@ class PgListCursor final : public TupleCursor {
                             std::to_string(params.size());
     RP_ASSIGN_OR_RETURN(
         std::vector<CheckpointTuple> page,
-        impl_->ReadTuples(name, cte, OrderBy(order, "cp"), params));
+        backend_->ReadTuples(name, cte, OrderBy(order, "cp"), params));
     if (page.size() < rows) done_ = true;
     if (!page.empty()) resume_ = page.back().config;
     for (CheckpointTuple& tuple : page) {
@@ -162,7 +162,7 @@ class PgListCursor final : public TupleCursor {
     return Status::OK();
   }
 
-  PostgresCheckpointer::Impl* const impl_;
+  PostgresCheckpointer* const backend_;
   const ListOptions options_;
   std::optional<std::string> filter_json_;
   std::deque<CheckpointTuple> buffer_;
@@ -199,11 +199,11 @@ SELECT g.thread_id, g.checkpoint_ns, g.n, g.latest, {ts}
 }  // namespace
 
 std::unique_ptr<TupleCursor> MakePostgresListCursor(
-    PostgresCheckpointer::Impl* impl, ListOptions options) {
-  return std::make_unique<PgListCursor>(impl, std::move(options));
+    PostgresCheckpointer* backend, ListOptions options) {
+  return std::make_unique<PgListCursor>(backend, std::move(options));
 }
 
-Result<std::unique_ptr<TupleCursor>> PostgresCheckpointer::Impl::List(
+Result<std::unique_ptr<TupleCursor>> PostgresCheckpointer::DoList(
     const ListOptions& options) {
   if (options.before && options.before->checkpoint_id) {
     RP_RETURN_IF_ERROR(pg::CheckStorableText("before.checkpoint_id",
@@ -213,8 +213,8 @@ Result<std::unique_ptr<TupleCursor>> PostgresCheckpointer::Impl::List(
   return MakePostgresListCursor(this, options);
 }
 
-Result<std::string> PostgresCheckpointer::Impl::LatestTs(const pg::Rows& rows,
-                                                         int row) const {
+Result<std::string> PostgresCheckpointer::LatestTs(const pg::Rows& rows,
+                                                   int row) const {
   if (!cipher_) return rows.GetString(row, 4);
   PgCheckpointRow latest;
   latest.thread_id = rows.GetString(row, 0);
@@ -228,7 +228,7 @@ Result<std::string> PostgresCheckpointer::Impl::LatestTs(const pg::Rows& rows,
   return std::move(stored.checkpoint.ts);
 }
 
-Result<ThreadPage> PostgresCheckpointer::Impl::ListThreads(
+Result<ThreadPage> PostgresCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
   if (options.after) {
     RP_RETURN_IF_ERROR(

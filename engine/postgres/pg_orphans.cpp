@@ -6,12 +6,12 @@
 namespace rockpoint {
 
 Result<std::vector<WriteLocation>> PostgresCheckpointer::FindOrphanWrites() {
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
-  RP_ASSIGN_OR_RETURN(Impl::Lease lease, impl_->Acquire());
+  RP_RETURN_IF_ERROR(CheckOpen());
+  RP_ASSIGN_OR_RETURN(PostgresCheckpointer::Lease lease, Acquire());
   RP_ASSIGN_OR_RETURN(
       pg::Rows rows,
       lease->RunOne(pg::Query{
-          &impl_->Stmt("rp_orphan_writes", kSelectOrphanWritesSql), "", {}}));
+          &Stmt("rp_orphan_writes", kSelectOrphanWritesSql), "", {}}));
   std::vector<WriteLocation> orphans;
   for (int i = 0; i < rows.size(); ++i) {
     orphans.push_back({rows.GetString(i, 0), rows.GetString(i, 1),

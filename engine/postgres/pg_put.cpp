@@ -78,7 +78,7 @@ Status CheckWriteTexts(const CheckpointConfig& config,
 
 }  // namespace
 
-Result<CheckpointConfig> PostgresCheckpointer::Impl::Put(
+Result<CheckpointConfig> PostgresCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
   RP_RETURN_IF_ERROR(pg::CheckPutTexts(config, checkpoint, new_versions,
@@ -141,7 +141,7 @@ Result<CheckpointConfig> PostgresCheckpointer::Impl::Put(
   return CheckpointConfig{thread_id, ns, checkpoint.id};
 }
 
-Status PostgresCheckpointer::Impl::PutWrites(
+Status PostgresCheckpointer::DoPutWrites(
     const CheckpointConfig& config, const std::vector<ChannelWrite>& writes,
     std::string_view task_id, std::string_view task_path) {
   RP_RETURN_IF_ERROR(CheckWriteTexts(config, writes, task_id, task_path,

@@ -116,7 +116,7 @@ Result<PgHeader> DecodeHeader(const PgCheckpointRow& row) {
   return out;
 }
 
-Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
+Result<std::vector<CheckpointTuple>> PostgresCheckpointer::BuildTuples(
     pg::Connection& connection, const pg::Rows& checkpoints,
     const pg::Rows& values, const pg::Rows& writes) {
   std::vector<CheckpointTuple> tuples;
@@ -215,7 +215,7 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::BuildTuples(
   return tuples;
 }
 
-Status PostgresCheckpointer::Impl::CheckMissingValue(
+Status PostgresCheckpointer::CheckMissingValue(
     pg::Connection& connection, const PgCheckpointRow& row,
     const std::vector<std::string>& stored_channels, const std::string& channel,
     const ChannelVersion& version) {
@@ -250,7 +250,7 @@ Status PostgresCheckpointer::Impl::CheckMissingValue(
       "\" stored it");
 }
 
-Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::ReadTuples(
+Result<std::vector<CheckpointTuple>> PostgresCheckpointer::ReadTuples(
     std::string_view name, std::string_view cte, std::string_view order_by,
     const pg::Params& params) {
   // The SQL is built only the first time `name` is used.
@@ -270,7 +270,7 @@ Result<std::vector<CheckpointTuple>> PostgresCheckpointer::Impl::ReadTuples(
   return BuildTuples(*lease, results[1], results[2], results[3]);
 }
 
-Result<std::optional<CheckpointTuple>> PostgresCheckpointer::Impl::GetTuple(
+Result<std::optional<CheckpointTuple>> PostgresCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
   const size_t max = limits().max_id_bytes;
   if (!config.thread_id || !pg::IsStorableText(*config.thread_id, max) ||

@@ -20,8 +20,6 @@
 namespace rockpoint {
 namespace {
 
-using Impl = PostgresCheckpointer::Impl;
-
 // Rows per FETCH.
 constexpr int kPageRows = 256;
 
@@ -231,7 +229,7 @@ Status RewritePages(
   return connection.RunOne(Unprepared("CLOSE " + name)).status();
 }
 
-Status PostgresCheckpointer::Impl::Rekey(
+Status PostgresCheckpointer::RewriteUnderKey(
     const std::optional<EncryptionOptions>& new_encryption) {
   std::unique_ptr<RecordCipher> next;
   StoredEncryption stored;
@@ -283,10 +281,10 @@ Status PostgresCheckpointer::Rekey(
   }
   PostgresOptions single = options;
   single.pool_size = 1;
-  Impl impl(std::move(single));
-  RP_RETURN_IF_ERROR(impl.Initialize());
-  Status status = impl.Rekey(new_encryption);
-  Status closed = impl.Close();
+  PostgresCheckpointer backend(std::move(single));
+  RP_RETURN_IF_ERROR(backend.Initialize());
+  Status status = backend.RewriteUnderKey(new_encryption);
+  Status closed = backend.Close();
   return status.ok() ? closed : status;
 }
 

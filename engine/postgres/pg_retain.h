@@ -37,7 +37,7 @@ using ThreadNamespaces = std::map<std::string, Namespace>;
 // that have checkpoints.
 // Corruption naming the row when a checkpoint does not decode.
 Result<ThreadNamespaces> ReadNamespaces(
-    PostgresCheckpointer::Impl& impl, pg::Connection& connection,
+    PostgresCheckpointer& backend, pg::Connection& connection,
     const std::string& thread, const std::set<std::string>* namespaces);
 
 // The ancestors the survivors' (visible, not doomed) delta histories run
@@ -64,7 +64,7 @@ RetainedSplit SplitRetained(const Namespace& ns,
 // not a survivor goes with its writes and side row, and so do the values no
 // remaining checkpoint of the namespace names. `needed` is
 // NeededAncestors(nodes, doomed).
-std::vector<pg::Query> RetainQueries(PostgresCheckpointer::Impl& impl,
+std::vector<pg::Query> RetainQueries(PostgresCheckpointer& backend,
                                      const std::string& thread,
                                      const std::string& ns,
                                      const Namespace& nodes,

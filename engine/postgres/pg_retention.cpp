@@ -28,8 +28,6 @@
 namespace rockpoint {
 namespace {
 
-using Impl = PostgresCheckpointer::Impl;
-
 // thread_id -> checkpoint_ns -> checkpoint ids.
 using Scopes =
     std::map<std::string, std::map<std::string, std::set<std::string>>>;
@@ -114,24 +112,25 @@ void Append(std::vector<T>& to, std::vector<T> items) {
 }
 
 // Deletes every row of `threads` in every table, under their locks.
-Status DeleteThreads(Impl& impl, const std::set<std::string>& threads) {
-  std::vector<pg::Query> queries = impl.LockThreads(threads);
+Status DeleteThreads(PostgresCheckpointer& backend,
+                     const std::set<std::string>& threads) {
+  std::vector<pg::Query> queries = backend.LockThreads(threads);
   int n = 0;
   for (const char* sql : kDeleteThreads) {
     queries.push_back(pg::Query{
-        &impl.Stmt("rp_ret_delete_threads_" + std::to_string(n++), sql),
+        &backend.Stmt("rp_ret_delete_threads_" + std::to_string(n++), sql),
         "",
         {pg::TextArray(threads)}});
   }
-  RP_ASSIGN_OR_RETURN(Impl::Lease lease, impl.Acquire());
+  RP_ASSIGN_OR_RETURN(PostgresCheckpointer::Lease lease, backend.Acquire());
   return lease->Run(queries).status();
 }
 
 }  // namespace
 
 Result<ThreadNamespaces> ReadNamespaces(
-    Impl& impl, pg::Connection& connection, const std::string& thread,
-    const std::set<std::string>* namespaces) {
+    PostgresCheckpointer& backend, pg::Connection& connection,
+    const std::string& thread, const std::set<std::string>* namespaces) {
   static const std::string kNodes = NodesSql("c.thread_id = $1");
   static const std::string kNodesIn =
       NodesSql("c.thread_id = $1 AND c.checkpoint_ns = ANY($2::text[])");
@@ -154,19 +153,19 @@ Result<ThreadNamespaces> ReadNamespaces(
   RP_ASSIGN_OR_RETURN(
       std::vector<pg::Rows> rows,
       connection.Run(
-          {pg::Query{namespaces ? &impl.Stmt("rp_ret_nodes_in", kNodesIn)
-                                : &impl.Stmt("rp_ret_nodes", kNodes),
+          {pg::Query{namespaces ? &backend.Stmt("rp_ret_nodes_in", kNodesIn)
+                                : &backend.Stmt("rp_ret_nodes", kNodes),
                      "", params},
-           pg::Query{namespaces ? &impl.Stmt("rp_ret_values_in", kValuesIn)
-                                : &impl.Stmt("rp_ret_values", kValues),
+           pg::Query{namespaces ? &backend.Stmt("rp_ret_values_in", kValuesIn)
+                                : &backend.Stmt("rp_ret_values", kValues),
                      "", params},
-           pg::Query{namespaces ? &impl.Stmt("rp_ret_written_in", kWrittenIn)
-                                : &impl.Stmt("rp_ret_written", kWritten),
+           pg::Query{namespaces ? &backend.Stmt("rp_ret_written_in", kWrittenIn)
+                                : &backend.Stmt("rp_ret_written", kWritten),
                      "", params}}));
   ThreadNamespaces out;
   for (int i = 0; i < rows[0].size(); ++i) {
     PgCheckpointRow row = ReadCheckpointRow(rows[0], i);
-    RP_RETURN_IF_ERROR(impl.UnsealRow(row));
+    RP_RETURN_IF_ERROR(backend.UnsealRow(row));
     RP_ASSIGN_OR_RETURN(PgHeader header, DecodeHeader(row));
     Namespace& ns = out[row.checkpoint_ns];
     for (const auto* inlined :
@@ -234,7 +233,8 @@ RetainedSplit SplitRetained(const Namespace& ns,
   return split;
 }
 
-std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
+std::vector<pg::Query> RetainQueries(PostgresCheckpointer& backend,
+                                     const std::string& thread,
                                      const std::string& ns,
                                      const Namespace& nodes,
                                      const std::set<std::string>& doomed,
@@ -243,22 +243,22 @@ std::vector<pg::Query> RetainQueries(Impl& impl, const std::string& thread,
   std::vector<pg::Query> queries;
   if (!hide.empty()) {
     queries.push_back(
-        pg::Query{&impl.Stmt("rp_ret_hide_ids", kHideCheckpoints),
+        pg::Query{&backend.Stmt("rp_ret_hide_ids", kHideCheckpoints),
                   "",
                   {pg::Text(thread), pg::Text(ns), pg::TextArray(hide)}});
   }
   if (!remove.empty()) {
     int n = 0;
     for (const char* sql : kDeleteCheckpoints) {
-      queries.push_back(
-          pg::Query{&impl.Stmt("rp_ret_delete_ids_" + std::to_string(n++), sql),
-                    "",
-                    {pg::Text(thread), pg::Text(ns), pg::TextArray(remove)}});
+      queries.push_back(pg::Query{
+          &backend.Stmt("rp_ret_delete_ids_" + std::to_string(n++), sql),
+          "",
+          {pg::Text(thread), pg::Text(ns), pg::TextArray(remove)}});
     }
   }
   static const std::string kUnreferenced = UnreferencedValuesSql();
   queries.push_back(
-      pg::Query{&impl.Stmt("rp_ret_unreferenced_values", kUnreferenced),
+      pg::Query{&backend.Stmt("rp_ret_unreferenced_values", kUnreferenced),
                 "",
                 {pg::Text(thread), pg::Text(ns)}});
   return queries;
@@ -269,16 +269,17 @@ namespace {
 // Applies RetainQueries to the namespaces `doomed` names (each with its
 // doomed ids) of `thread`.
 Status RetainThread(
-    Impl& impl, pg::Connection& connection, const std::string& thread,
+    PostgresCheckpointer& backend, pg::Connection& connection,
+    const std::string& thread,
     const std::map<std::string, std::set<std::string>>& doomed) {
   std::set<std::string> namespaces;
   for (const auto& [ns, ids] : doomed) namespaces.insert(ns);
   RP_ASSIGN_OR_RETURN(const ThreadNamespaces read,
-                      ReadNamespaces(impl, connection, thread, &namespaces));
+                      ReadNamespaces(backend, connection, thread, &namespaces));
   std::vector<pg::Query> queries;
   for (const auto& [ns, nodes] : read) {
     const std::set<std::string>& doomed_here = doomed.at(ns);
-    Append(queries, RetainQueries(impl, thread, ns, nodes, doomed_here,
+    Append(queries, RetainQueries(backend, thread, ns, nodes, doomed_here,
                                   NeededAncestors(nodes, doomed_here)));
   }
   if (queries.empty()) return Status::OK();
@@ -289,10 +290,10 @@ Status RetainThread(
 // beyond the newest `keep_last` (byte order of ids) are doomed. Every
 // namespace is re-derived, so hidden checkpoints nothing needs any more and
 // unreferenced values go too.
-Status KeepLatest(Impl& impl, pg::Connection& connection,
+Status KeepLatest(PostgresCheckpointer& backend, pg::Connection& connection,
                   const std::string& thread, size_t keep_last) {
   RP_ASSIGN_OR_RETURN(const ThreadNamespaces read,
-                      ReadNamespaces(impl, connection, thread, nullptr));
+                      ReadNamespaces(backend, connection, thread, nullptr));
   std::vector<pg::Query> queries;
   for (const auto& [ns, nodes] : read) {
     std::set<std::string> doomed;
@@ -302,7 +303,7 @@ Status KeepLatest(Impl& impl, pg::Connection& connection,
         doomed.insert(node->first);
       }
     }
-    Append(queries, RetainQueries(impl, thread, ns, nodes, doomed,
+    Append(queries, RetainQueries(backend, thread, ns, nodes, doomed,
                                   NeededAncestors(nodes, doomed)));
   }
   if (queries.empty()) return Status::OK();
@@ -348,7 +349,8 @@ Status AddTaggedMatches(const pg::Rows& rows, const RunIds& runs, Scopes& out) {
 
 // The visible checkpoints whose metadata run_id is a string in `runs`, of
 // every thread, or of `threads` when given.
-Result<Scopes> FindRunCheckpoints(Impl& impl, pg::Connection& connection,
+Result<Scopes> FindRunCheckpoints(PostgresCheckpointer& backend,
+                                  pg::Connection& connection,
                                   const RunIds& runs,
                                   const std::set<std::string>* threads) {
   const std::string suffix = threads ? "_in" : "";
@@ -358,12 +360,12 @@ Result<Scopes> FindRunCheckpoints(Impl& impl, pg::Connection& connection,
   if (!runs.plain.empty()) {
     pg::Params params = {pg::TextArray(runs.plain)};
     Append(params, in_threads);
-    queries.push_back(
-        pg::Query{&impl.Stmt("rp_ret_runs" + suffix, RunsSql(false, threads)),
-                  "", std::move(params)});
+    queries.push_back(pg::Query{
+        &backend.Stmt("rp_ret_runs" + suffix, RunsSql(false, threads)), "",
+        std::move(params)});
   }
   queries.push_back(pg::Query{
-      &impl.Stmt("rp_ret_runs_tagged" + suffix, RunsSql(true, threads)), "",
+      &backend.Stmt("rp_ret_runs_tagged" + suffix, RunsSql(true, threads)), "",
       std::move(in_threads)});
   RP_ASSIGN_OR_RETURN(std::vector<pg::Rows> rows, connection.Run(queries));
   Scopes out;
@@ -379,14 +381,14 @@ Result<Scopes> FindRunCheckpoints(Impl& impl, pg::Connection& connection,
 
 }  // namespace
 
-Status PostgresCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
+Status PostgresCheckpointer::DoDeleteThread(std::string_view thread_id) {
   if (!pg::IsStorableText(thread_id, limits().max_id_bytes)) {
     return Status::OK();  // nothing is stored under it.
   }
   return DeleteThreads(*this, {std::string(thread_id)});
 }
 
-Status PostgresCheckpointer::Impl::DeleteForRuns(
+Status PostgresCheckpointer::DoDeleteForRuns(
     const std::vector<std::string>& run_ids) {
   if (run_ids.empty()) return Status::OK();
   const RunIds runs = ToRunIds(run_ids);
@@ -409,9 +411,8 @@ Status PostgresCheckpointer::Impl::DeleteForRuns(
   });
 }
 
-Status PostgresCheckpointer::Impl::Prune(
-    const std::vector<std::string>& thread_ids, PruneStrategy strategy,
-    size_t keep_last) {
+Status PostgresCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
+                                     PruneStrategy strategy, size_t keep_last) {
   std::set<std::string> threads;
   for (const std::string& thread : thread_ids) {
     if (pg::IsStorableText(thread, limits().max_id_bytes)) {

@@ -191,12 +191,15 @@ Status CheckLangGraphTables(
 
 }  // namespace
 
-PostgresCheckpointer::Impl::Impl(PostgresOptions options)
-    : options_(std::move(options)) {}
+PostgresCheckpointer::PostgresCheckpointer(PostgresOptions options)
+    : Checkpointer(FrontChecks{.limits = options.limits,
+                               .read_only = options.read_only,
+                               .store_name = pg::DescribeUrl(options.url)}),
+      options_(std::move(options)) {}
 
-PostgresCheckpointer::Impl::~Impl() = default;
+PostgresCheckpointer::~PostgresCheckpointer() { (void)Close(); }
 
-Status PostgresCheckpointer::Impl::CreateSchema(Connection& connection) {
+Status PostgresCheckpointer::CreateSchema(Connection& connection) {
   RP_RETURN_IF_ERROR(connection.Execute(kLockSchema));
   auto migrate = [&]() -> Status {
     const std::string where =
@@ -233,7 +236,7 @@ Status PostgresCheckpointer::Impl::CreateSchema(Connection& connection) {
   return status.ok() ? unlocked : status;
 }
 
-Status PostgresCheckpointer::Impl::CheckSchema(Connection& connection) {
+Status PostgresCheckpointer::CheckSchema(Connection& connection) {
   RP_ASSIGN_OR_RETURN(auto columns, ReadColumns(connection));
   const std::string where =
       "PostgreSQL database (" + connection.description() + ")";
@@ -267,7 +270,7 @@ Status PostgresCheckpointer::Impl::CheckSchema(Connection& connection) {
   return Status::OK();
 }
 
-Status PostgresCheckpointer::Impl::Initialize() {
+Status PostgresCheckpointer::Initialize() {
   if (options_.limits.max_id_bytes > kPostgresMaxIdBytes) {
     return Status::InvalidArgument(
         "options.limits.max_id_bytes is " +
@@ -286,33 +289,32 @@ Status PostgresCheckpointer::Impl::Initialize() {
   return OpenEncryption(*lease);
 }
 
-Status PostgresCheckpointer::Impl::CheckOpen() {
+Status PostgresCheckpointer::CheckOpen() {
   base::MutexLock lock(&mu_);
-  return closed_ ? StoreClosedError() : Status::OK();
+  return pool_closed_ ? StoreClosedError() : Status::OK();
 }
 
 // The pool.
 
-PostgresCheckpointer::Impl::Lease::Lease(
-    Impl* impl, std::unique_ptr<pg::Connection> connection)
-    : impl_(impl), connection_(std::move(connection)) {}
+PostgresCheckpointer::Lease::Lease(PostgresCheckpointer* backend,
+                                   std::unique_ptr<pg::Connection> connection)
+    : backend_(backend), connection_(std::move(connection)) {}
 
-PostgresCheckpointer::Impl::Lease::Lease(Lease&& other) noexcept
-    : impl_(other.impl_), connection_(std::move(other.connection_)) {}
+PostgresCheckpointer::Lease::Lease(Lease&& other) noexcept
+    : backend_(other.backend_), connection_(std::move(other.connection_)) {}
 
-PostgresCheckpointer::Impl::Lease::~Lease() {
-  if (connection_) impl_->Release(std::move(connection_));
+PostgresCheckpointer::Lease::~Lease() {
+  if (connection_) backend_->Release(std::move(connection_));
 }
 
-Result<PostgresCheckpointer::Impl::Lease>
-PostgresCheckpointer::Impl::Acquire() {
+Result<PostgresCheckpointer::Lease> PostgresCheckpointer::Acquire() {
   {
     base::MutexLock lock(&mu_);
-    while (!closed_ && idle_.empty() &&
+    while (!pool_closed_ && idle_.empty() &&
            open_connections_ >= options_.pool_size) {
       idle_changed_.Wait(&mu_);
     }
-    if (closed_) return StoreClosedError();
+    if (pool_closed_) return StoreClosedError();
     if (!idle_.empty()) {
       std::unique_ptr<pg::Connection> connection = std::move(idle_.back());
       idle_.pop_back();
@@ -337,10 +339,9 @@ PostgresCheckpointer::Impl::Acquire() {
   return Lease(this, std::move(connection).value());
 }
 
-void PostgresCheckpointer::Impl::Release(
-    std::unique_ptr<pg::Connection> connection) {
+void PostgresCheckpointer::Release(std::unique_ptr<pg::Connection> connection) {
   base::MutexLock lock(&mu_);
-  if (closed_ || !connection->healthy()) {
+  if (pool_closed_ || !connection->healthy()) {
     --open_connections_;
     connection.reset();
   } else {
@@ -364,16 +365,16 @@ std::string RowName(std::string_view thread_id, std::string_view checkpoint_ns,
          pg::KeyName(thread_id, checkpoint_ns, checkpoint_id);
 }
 
-std::string PostgresCheckpointer::Impl::Sql(std::string_view sql) const {
+std::string PostgresCheckpointer::Sql(std::string_view sql) const {
   return ReplaceAll(std::string(sql), "{rp}", side_table_);
 }
 
-const pg::Statement& PostgresCheckpointer::Impl::Stmt(std::string_view name,
-                                                      std::string_view sql) {
+const pg::Statement& PostgresCheckpointer::Stmt(std::string_view name,
+                                                std::string_view sql) {
   return Stmt(name, [sql] { return std::string(sql); });
 }
 
-const pg::Statement& PostgresCheckpointer::Impl::Stmt(
+const pg::Statement& PostgresCheckpointer::Stmt(
     std::string_view name, const std::function<std::string()>& make_sql) {
   base::MutexLock lock(&mu_);
   auto found = statements_.find(name);
@@ -385,7 +386,7 @@ const pg::Statement& PostgresCheckpointer::Impl::Stmt(
   return out;
 }
 
-Status PostgresCheckpointer::Impl::InTransaction(
+Status PostgresCheckpointer::InTransaction(
     const std::function<Status(pg::Connection&)>& body) {
   RP_ASSIGN_OR_RETURN(Lease lease, Acquire());
   RP_RETURN_IF_ERROR(lease->Execute("BEGIN"));
@@ -395,8 +396,8 @@ Status PostgresCheckpointer::Impl::InTransaction(
   return status;
 }
 
-pg::Query PostgresCheckpointer::Impl::LockThread(std::string_view thread_id,
-                                                 bool exclusive) {
+pg::Query PostgresCheckpointer::LockThread(std::string_view thread_id,
+                                           bool exclusive) {
   static const pg::Statement kShared{
       "rp_lock_shared",
       "SELECT pg_advisory_xact_lock_shared(7262898, hashtext($1))"};
@@ -407,7 +408,7 @@ pg::Query PostgresCheckpointer::Impl::LockThread(std::string_view thread_id,
       exclusive ? &kExclusive : &kShared, "", {pg::Text(thread_id)}};
 }
 
-std::vector<pg::Query> PostgresCheckpointer::Impl::LockThreads(
+std::vector<pg::Query> PostgresCheckpointer::LockThreads(
     const std::set<std::string>& threads) {
   std::vector<pg::Query> queries;
   for (const std::string& thread : threads) {
@@ -416,23 +417,23 @@ std::vector<pg::Query> PostgresCheckpointer::Impl::LockThreads(
   return queries;
 }
 
-void PostgresCheckpointer::Impl::CursorOpened() {
+void PostgresCheckpointer::CursorOpened() {
   base::MutexLock lock(&mu_);
   ++live_cursors_;
 }
 
-void PostgresCheckpointer::Impl::CursorClosed() {
+void PostgresCheckpointer::CursorClosed() {
   base::MutexLock lock(&mu_);
   --live_cursors_;
 }
 
-Status PostgresCheckpointer::Impl::Close() {
+Status PostgresCheckpointer::DoClose() {
   base::MutexLock lock(&mu_);
-  if (closed_) return Status::OK();
+  if (pool_closed_) return Status::OK();
   if (live_cursors_ > 0) {
     return Status::Busy("a list cursor of this store is still alive");
   }
-  closed_ = true;
+  pool_closed_ = true;
   open_connections_ -= idle_.size();
   idle_.clear();
   idle_changed_.SignalAll();

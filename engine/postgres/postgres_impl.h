@@ -1,4 +1,4 @@
-// Private to engine/postgres: PostgresCheckpointer::Impl, the connection
+// Private to engine/postgres: PostgresCheckpointer, the connection
 // pool and the helpers the operation files share.
 //
 // Split by concern: pg_connection.cpp (libpq), pg_codec.cpp (JSON and
@@ -14,8 +14,8 @@
 // rockpoint_checkpoints, or, on a read-only open of a database that has
 // none, with an empty derived table of the same columns.
 //
-// Thread-safety: Impl is safe to use from many threads; a Lease (one
-// connection) is used by one thread at a time.
+// Thread-safety: PostgresCheckpointer is safe to use from many threads; a Lease
+// (one connection) is used by one thread at a time.
 #pragma once
 
 #include <functional>
@@ -32,8 +32,8 @@
 #include "base/thread_annotations.h"
 #include "engine/postgres/pg_codec.h"
 #include "engine/postgres/pg_connection.h"
+#include "engine/postgres/postgres_checkpointer.h"
 #include "engine/record_cipher.h"
-#include "rockpoint/postgres_checkpointer.h"
 #include "serde/records.h"
 
 namespace rockpoint {
@@ -127,170 +127,6 @@ struct PgHeader {
 };
 Result<PgHeader> DecodeHeader(const PgCheckpointRow& row);
 
-class PostgresCheckpointer::Impl {
- public:
-  explicit Impl(PostgresOptions options);
-  ~Impl();
-
-  // Connects once, creates or checks the schema (pg_schema.cpp).
-  Status Initialize();
-
-  // A pooled connection, returned to the pool when the lease ends (or
-  // dropped when it lost its server).
-  class Lease {
-   public:
-    Lease(Impl* impl, std::unique_ptr<pg::Connection> connection);
-    Lease(Lease&& other) noexcept;
-    Lease& operator=(Lease&&) = delete;
-    ~Lease();
-    pg::Connection* operator->() { return connection_.get(); }
-    pg::Connection& operator*() { return *connection_; }
-
-   private:
-    Impl* impl_;
-    std::unique_ptr<pg::Connection> connection_;
-  };
-  // Waits for an idle connection or opens one. Aborted after Close;
-  // IOError when the server cannot be reached.
-  Result<Lease> Acquire() EXCLUDES(mu_);
-
-  // The statement `name` with `sql` ({rp} replaced), created once.
-  const pg::Statement& Stmt(std::string_view name, std::string_view sql)
-      EXCLUDES(mu_);
-  // The same, `make_sql` called only when `name` is new (for SQL built
-  // from parts).
-  const pg::Statement& Stmt(std::string_view name,
-                            const std::function<std::string()>& make_sql)
-      EXCLUDES(mu_);
-  // `sql` with {rp} replaced, for statements built per call.
-  std::string Sql(std::string_view sql) const;
-
-  const PostgresOptions& options() const { return options_; }
-  // The store's cipher; nullptr for a plaintext store. Set by Initialize.
-  const RecordCipher* cipher() const { return cipher_.get(); }
-  // In an encrypted store, replaces `row`'s checkpoint, metadata and
-  // pending_sends with the plaintext its sealed record holds (Corruption
-  // naming the record when it does not open); nothing in a plaintext one.
-  Status UnsealRow(PgCheckpointRow& row) const;
-  // The value a (type, blob) of checkpoint_blobs or checkpoint_writes
-  // holds: itself in a plaintext store; in an encrypted one, what `blob`
-  // seals under the record name `name()` gives (Corruption "<what> at
-  // <name>: ..." when it does not open).
-  Result<TypedValue> StoredValue(const std::function<std::string()>& name,
-                                 std::string_view type, std::string_view blob,
-                                 std::string_view what) const;
-  // The (type, blob) parameters that store `value` under the record name
-  // `name()`: the value itself in a plaintext store, sealed in an encrypted
-  // one.
-  Result<std::pair<pg::Param, pg::Param>> ValueParams(
-      const std::function<std::string()>& name, const TypedValue& value) const;
-
-  // Re-seals every row under `new_encryption` (pg_rekey.cpp; see
-  // PostgresCheckpointer::Rekey). REQUIRES: Initialize succeeded, writable.
-  Status Rekey(const std::optional<EncryptionOptions>& new_encryption);
-  const CheckpointerLimits& limits() const { return options_.limits; }
-  // Aborted "store is closed" after Close.
-  Status CheckOpen() EXCLUDES(mu_);
-
-  // Runs `body` inside BEGIN ... COMMIT on one connection (ROLLBACK when
-  // it fails). Used by multi-statement changes that read before writing.
-  Status InTransaction(const std::function<Status(pg::Connection&)>& body);
-
-  // The statement that takes the transaction-scoped advisory lock of
-  // `thread_id`: shared for put and put_writes, exclusive for changes
-  // that read a thread before rewriting it (prune, delete_for_runs, copy).
-  pg::Query LockThread(std::string_view thread_id, bool exclusive);
-  // The exclusive locks of `threads`, in byte order.
-  std::vector<pg::Query> LockThreads(const std::set<std::string>& threads);
-
-  // Cursors alive: Close is Busy while any is.
-  void CursorOpened() EXCLUDES(mu_);
-  void CursorClosed() EXCLUDES(mu_);
-  Status Close() EXCLUDES(mu_);
-
-  // The operations (each checks validity and open-ness itself).
-  Result<CheckpointConfig> Put(const CheckpointConfig& config,
-                               const Checkpoint& checkpoint,
-                               const Metadata& metadata,
-                               const ChannelVersions& new_versions);
-  Status PutWrites(const CheckpointConfig& config,
-                   const std::vector<ChannelWrite>& writes,
-                   std::string_view task_id, std::string_view task_path);
-  Result<std::optional<CheckpointTuple>> GetTuple(
-      const CheckpointConfig& config);
-  Result<std::unique_ptr<TupleCursor>> List(const ListOptions& options);
-  Result<ThreadPage> ListThreads(const ListThreadsOptions& options);
-  Status DeleteThread(std::string_view thread_id);
-  Status DeleteForRuns(const std::vector<std::string>& run_ids);
-  Status CopyThread(std::string_view source, std::string_view target);
-  Status HideCheckpoint(const CheckpointConfig& config);
-  Status Prune(const std::vector<std::string>& thread_ids,
-               PruneStrategy strategy, size_t keep_last);
-  Result<RetentionReport> Expire(const std::vector<std::string>& thread_ids,
-                                 const ExpiryRule& rule);
-  Result<DeltaHistory> GetDeltaChannelHistory(
-      const CheckpointConfig& config, const std::vector<std::string>& channels);
-
-  // Runs the TupleQueries of `cte` in one round trip and builds the tuples.
-  Result<std::vector<CheckpointTuple>> ReadTuples(std::string_view name,
-                                                  std::string_view cte,
-                                                  std::string_view order_by,
-                                                  const pg::Params& params);
-
-  // Tuples of the checkpoint rows a pipeline returned (pg_read.cpp):
-  // `checkpoints` rows are kCheckpointColumns; `values` rows are
-  // (thread_id, checkpoint_ns, checkpoint_id, channel, type, blob) of the
-  // blobs at each checkpoint's versions; `writes` rows are (thread_id,
-  // checkpoint_ns, checkpoint_id, task_id, channel, type, blob, task_path,
-  // idx). Checks for lost values (Corruption) on `connection`.
-  Result<std::vector<CheckpointTuple>> BuildTuples(pg::Connection& connection,
-                                                   const pg::Rows& checkpoints,
-                                                   const pg::Rows& values,
-                                                   const pg::Rows& writes);
-  // `row` (a rockpoint-written checkpoint whose put stored
-  // `stored_channels`) names `channel` at `version` and no value row holds
-  // it: OK unless the row's put or an ancestor's stored it
-  // (engine/missing_value.h), then Corruption naming the value row.
-  Status CheckMissingValue(pg::Connection& connection,
-                           const PgCheckpointRow& row,
-                           const std::vector<std::string>& stored_channels,
-                           const std::string& channel,
-                           const ChannelVersion& version);
-
- private:
-  friend class Lease;
-  void Release(std::unique_ptr<pg::Connection> connection) EXCLUDES(mu_);
-  Status CreateSchema(pg::Connection& connection);
-  Status CheckSchema(pg::Connection& connection);
-  // Reads the stored encryption and sets cipher_ (OpenStoreCipher), storing
-  // a new one for an empty store opened with a key (pg_encryption.cpp).
-  Status OpenEncryption(pg::Connection& connection);
-  // The ts of the latest checkpoint of row `row` of list_threads' rows
-  // (pg_list.cpp), from its sealed record in an encrypted store.
-  Result<std::string> LatestTs(const pg::Rows& rows, int row) const;
-  // copy_thread of an encrypted store: every row re-sealed under the
-  // target's names (pg_copy_sealed.cpp). Runs inside CopyThread's
-  // transaction, under its locks, once the target is known empty.
-  Status CopySealedThread(pg::Connection& connection, std::string_view source,
-                          std::string_view target);
-
-  const PostgresOptions options_;
-  // The replacement of {rp}.
-  std::string side_table_;
-  // Whether rockpoint_encryption exists (schema version 2).
-  bool has_encryption_table_ = false;
-  std::unique_ptr<RecordCipher> cipher_;
-
-  base::Mutex mu_;
-  base::CondVar idle_changed_;
-  std::vector<std::unique_ptr<pg::Connection>> idle_ GUARDED_BY(mu_);
-  size_t open_connections_ GUARDED_BY(mu_) = 0;
-  size_t live_cursors_ GUARDED_BY(mu_) = 0;
-  bool closed_ GUARDED_BY(mu_) = false;
-  std::map<std::string, std::unique_ptr<pg::Statement>, std::less<>> statements_
-      GUARDED_BY(mu_);
-};
-
 // The statements that make `stored` the database's stored encryption
 // (pg_encryption.cpp): rockpoint_encryption (schema version 2) created when
 // missing, its row replaced; for a plaintext store (`stored` empty), its row
@@ -309,9 +145,9 @@ Status RewritePages(
     const std::function<Result<std::vector<pg::Query>>(const pg::Rows&)>&
         rewrite);
 
-// The cursor behind List (pg_list.cpp). REQUIRES: options validated; the
-// cursor is destroyed before `impl`.
+// The cursor behind DoList (pg_list.cpp). REQUIRES: options validated; the
+// cursor is destroyed before `backend`.
 std::unique_ptr<TupleCursor> MakePostgresListCursor(
-    PostgresCheckpointer::Impl* impl, ListOptions options);
+    PostgresCheckpointer* backend, ListOptions options);
 
 }  // namespace rockpoint

@@ -20,20 +20,20 @@ namespace rockpoint {
 
 // The hidden count of (thread, ns) read with `read`: 0 when it has no entry;
 // Corruption when the entry's value is not a count.
-Result<uint64_t> ReadHiddenCount(const RocksDbCheckpointer::Impl& impl,
+Result<uint64_t> ReadHiddenCount(const RocksDbCheckpointer& backend,
                                  const rocksdb::ReadOptions& read,
                                  std::string_view thread, std::string_view ns);
 
 // Adds to `batch` the hidden count of (thread, ns) set to `count`: its
 // entry written, or deleted at 0.
-void SetHiddenCount(const RocksDbCheckpointer::Impl& impl,
+void SetHiddenCount(const RocksDbCheckpointer& backend,
                     rocksdb::WriteBatch& batch, std::string_view thread,
                     std::string_view ns, uint64_t count);
 
 // Adds to `batch` the hidden count of every namespace that has hd entries,
 // counted with one scan of the hd entries read with `read`: the upgrade of
 // a store whose format kept no counts.
-Status AddEveryHiddenCount(const RocksDbCheckpointer::Impl& impl,
+Status AddEveryHiddenCount(const RocksDbCheckpointer& backend,
                            const rocksdb::ReadOptions& read,
                            rocksdb::WriteBatch& batch);
 

@@ -3,7 +3,7 @@
 // ascending or descending key order, and hands out key and value views of
 // the iterator's own (pinned) buffers: no copy per entry.
 //
-//   PrefixScan scan = impl.Scan(cf, read, prefix, ScanOrder::kReverse);
+//   PrefixScan scan = backend.Scan(cf, read, prefix, ScanOrder::kReverse);
 //   for (const PrefixScan::Entry& entry : scan) { ... entry.key() ... }
 //   RP_RETURN_IF_ERROR(scan.status("what was being done"));
 //

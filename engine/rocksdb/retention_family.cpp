@@ -28,10 +28,10 @@ namespace {
 
 // Fills family.written_channels from the writes of (family.thread,
 // family.ns).
-Status LoadWrittenChannels(const RocksDbCheckpointer::Impl& impl,
+Status LoadWrittenChannels(const RocksDbCheckpointer& backend,
                            const rocksdb::ReadOptions& read, Family& family) {
-  PrefixScan writes = impl.Scan(
-      impl.writes, read,
+  PrefixScan writes = backend.Scan(
+      backend.writes, read,
       layout::NamespacePrefix(layout::kWriteTag, family.thread, family.ns));
   std::string opened;  // an opened record, in an encrypted store
   serde::WriteRecordView record;
@@ -39,7 +39,7 @@ Status LoadWrittenChannels(const RocksDbCheckpointer::Impl& impl,
     RP_ASSIGN_OR_RETURN(const auto parts, layout::ParseWriteKey(entry.key()));
     RP_ASSIGN_OR_RETURN(
         const std::string_view plain,
-        impl.Plain(entry.key(), entry.value(), "write record", &opened));
+        backend.Plain(entry.key(), entry.value(), "write record", &opened));
     const Status decoded = serde::DecodeWriteRecordView(plain, &record);
     if (!decoded.ok()) {
       return layout::CorruptionAt("write record", entry.key(), decoded);
@@ -51,32 +51,33 @@ Status LoadWrittenChannels(const RocksDbCheckpointer::Impl& impl,
 
 }  // namespace
 
-Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
+Result<Family> LoadFamily(const RocksDbCheckpointer& backend,
                           const rocksdb::ReadOptions& read,
                           std::string_view thread, std::string_view ns) {
   Family family;
   family.thread = std::string(thread);
   family.ns = std::string(ns);
   PrefixScan records =
-      impl.Scan(impl.checkpoints, read,
-                layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
+      backend.Scan(backend.checkpoints, read,
+                   layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
   for (PrefixScan::Entry entry : records) {
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(entry.key()));
     RP_ASSIGN_OR_RETURN(auto record,
-                        impl.DecodeRecordAt(entry.key(), entry.value()));
+                        backend.DecodeRecordAt(entry.key(), entry.value()));
     family.record_bytes.emplace(parts.checkpoint_id,
                                 entry.key().size() + entry.value().size());
     family.records.emplace(std::move(parts.checkpoint_id), std::move(record));
   }
   RP_RETURN_IF_ERROR(records.status("load checkpoints"));
 
-  PrefixScan blobs = impl.Scan(
-      impl.blobs, read, layout::NamespacePrefix(layout::kBlobTag, thread, ns));
+  PrefixScan blobs =
+      backend.Scan(backend.blobs, read,
+                   layout::NamespacePrefix(layout::kBlobTag, thread, ns));
   std::string opened;  // an opened record, in an encrypted store
   for (PrefixScan::Entry entry : blobs) {
     RP_ASSIGN_OR_RETURN(
         const std::string_view plain,
-        impl.Plain(entry.key(), entry.value(), "blob record", &opened));
+        backend.Plain(entry.key(), entry.value(), "blob record", &opened));
     auto blob = serde::DecodeBlobRecord(plain);
     if (!blob.ok()) {
       return layout::CorruptionAt("blob record", entry.key(), blob.status());
@@ -86,7 +87,7 @@ Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
                               entry.key().size() + entry.value().size());
   }
   RP_RETURN_IF_ERROR(blobs.status("load blobs"));
-  RP_RETURN_IF_ERROR(LoadWrittenChannels(impl, read, family));
+  RP_RETURN_IF_ERROR(LoadWrittenChannels(backend, read, family));
   return family;
 }
 
@@ -105,15 +106,15 @@ std::set<std::string> NeededBy(const Family& family,
       WritesIn(family.written_channels));
 }
 
-Status AddRetention(RocksDbCheckpointer::Impl& impl,
+Status AddRetention(RocksDbCheckpointer& backend,
                     const rocksdb::ReadOptions& read, const Family& family,
                     const std::set<std::string>& survivors,
                     rocksdb::WriteBatch& batch) {
-  return AddRetention(impl, read, family, survivors,
+  return AddRetention(backend, read, family, survivors,
                       NeededBy(family, survivors), batch);
 }
 
-Status AddRetention(RocksDbCheckpointer::Impl& impl,
+Status AddRetention(RocksDbCheckpointer& backend,
                     const rocksdb::ReadOptions& read, const Family& family,
                     const std::set<std::string>& survivors,
                     const std::set<std::string>& needed,
@@ -143,26 +144,26 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
       const std::string key = layout::CheckpointKey(thread, ns, id);
       RP_ASSIGN_OR_RETURN(
           const std::string stored,
-          impl.Stored(key, serde::EncodeCheckpointRecord(hidden)));
-      batch.Put(impl.checkpoints, key, stored);
-      batch.Put(impl.index, layout::HiddenKey(thread, ns, id), "");
+          backend.Stored(key, serde::EncodeCheckpointRecord(hidden)));
+      batch.Put(backend.checkpoints, key, stored);
+      batch.Put(backend.index, layout::HiddenKey(thread, ns, id), "");
     } else {
-      batch.Delete(impl.checkpoints, layout::CheckpointKey(thread, ns, id));
+      batch.Delete(backend.checkpoints, layout::CheckpointKey(thread, ns, id));
       bytes += family.record_bytes.at(id);
       if (record.header.hidden) {
-        batch.Delete(impl.index, layout::HiddenKey(thread, ns, id));
+        batch.Delete(backend.index, layout::HiddenKey(thread, ns, id));
       }
     }
-    batch.Delete(impl.index, layout::TimestampKey(id, thread, ns));
+    batch.Delete(backend.index, layout::TimestampKey(id, thread, ns));
     if (run_id)
-      batch.Delete(impl.index, layout::RunKey(*run_id, thread, ns, id));
+      batch.Delete(backend.index, layout::RunKey(*run_id, thread, ns, id));
   }
 
   // Writes of deleted checkpoints: one pass over ("wr", thread, ns), keys
   // only decoded.
   PrefixScan writes =
-      impl.Scan(impl.writes, read,
-                layout::NamespacePrefix(layout::kWriteTag, thread, ns));
+      backend.Scan(backend.writes, read,
+                   layout::NamespacePrefix(layout::kWriteTag, thread, ns));
   for (PrefixScan::Entry entry : writes) {
     const std::string_view key = entry.key();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
@@ -170,7 +171,7 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
     const bool remains = survivors.contains(parts.checkpoint_id) ||
                          needed.contains(parts.checkpoint_id);
     if (has_record && !remains) {
-      batch.Delete(impl.writes, key);
+      batch.Delete(backend.writes, key);
       bytes += key.size() + entry.value().size();
     }
   }
@@ -178,15 +179,15 @@ Status AddRetention(RocksDbCheckpointer::Impl& impl,
 
   for (const auto& [key, has_value] : family.blob_has_value) {
     if (referenced_blobs.contains(key)) continue;
-    batch.Delete(impl.blobs, key);
+    batch.Delete(backend.blobs, key);
     bytes += family.blob_bytes.at(key);
   }
   if (deleted_bytes) *deleted_bytes += bytes;
   // The family holds every record of the namespace: the count is set, not
   // adjusted.
-  SetHiddenCount(impl, batch, thread, ns, hidden_after);
+  SetHiddenCount(backend, batch, thread, ns, hidden_after);
   if (!any_remaining) {
-    batch.Delete(impl.index, layout::ThreadKey(thread, ns));
+    batch.Delete(backend.index, layout::ThreadKey(thread, ns));
   }
   return Status::OK();
 }

@@ -41,7 +41,7 @@ struct Family {
   std::vector<std::string> VisibleNewestFirst() const;
 };
 
-Result<Family> LoadFamily(const RocksDbCheckpointer::Impl& impl,
+Result<Family> LoadFamily(const RocksDbCheckpointer& backend,
                           const rocksdb::ReadOptions& read,
                           std::string_view thread, std::string_view ns);
 
@@ -56,14 +56,14 @@ std::set<std::string> NeededBy(const Family& family,
 // remaining record references, and the ("th", thread, ns) entry when
 // nothing remains. Writes of checkpoints that have no record are left
 // alone. Adds the stored bytes it deletes to `*deleted_bytes` when given.
-Status AddRetention(RocksDbCheckpointer::Impl& impl,
+Status AddRetention(RocksDbCheckpointer& backend,
                     const rocksdb::ReadOptions& read, const Family& family,
                     const std::set<std::string>& survivors,
                     const std::set<std::string>& needed,
                     rocksdb::WriteBatch& batch,
                     uint64_t* deleted_bytes = nullptr);
 // The same, with the needed set computed here.
-Status AddRetention(RocksDbCheckpointer::Impl& impl,
+Status AddRetention(RocksDbCheckpointer& backend,
                     const rocksdb::ReadOptions& read, const Family& family,
                     const std::set<std::string>& survivors,
                     rocksdb::WriteBatch& batch);

@@ -77,7 +77,7 @@ StripedLocks::Guard::~Guard() NO_THREAD_SAFETY_ANALYSIS {
   for (auto it = held_.rbegin(); it != held_.rend(); ++it) (*it)->Unlock();
 }
 
-RocksDbCheckpointer::Impl::~Impl() {
+RocksDbCheckpointer::~RocksDbCheckpointer() {
   Status ignored = Close();
   (void)ignored;
   if (db == nullptr) return;
@@ -89,7 +89,7 @@ RocksDbCheckpointer::Impl::~Impl() {
   db.reset();
 }
 
-Status RocksDbCheckpointer::Impl::Close() {
+Status RocksDbCheckpointer::DoClose() {
   if (db == nullptr) return Status::OK();
   uint64_t snapshots = 0;
   if (db->GetIntProperty(rocksdb::DB::Properties::kNumSnapshots, &snapshots) &&
@@ -113,15 +113,15 @@ Status RocksDbCheckpointer::Impl::Close() {
   return status;
 }
 
-Status RocksDbCheckpointer::Impl::CheckWritable() const {
+Status RocksDbCheckpointer::CheckWritable() const {
   if (options.read_only) {
     return Status::InvalidArgument("store opened read-only: " + options.path);
   }
   return Status::OK();
 }
 
-Status RocksDbCheckpointer::Impl::Write(rocksdb::WriteBatch& batch,
-                                        std::string_view context) {
+Status RocksDbCheckpointer::Write(rocksdb::WriteBatch& batch,
+                                  std::string_view context) {
   if (batch.Count() == 0) return Status::OK();
   rocksdb::WriteOptions write;
   write.sync = options.sync_writes;
@@ -130,10 +130,10 @@ Status RocksDbCheckpointer::Impl::Write(rocksdb::WriteBatch& batch,
   return Status::OK();
 }
 
-PrefixScan RocksDbCheckpointer::Impl::Scan(rocksdb::ColumnFamilyHandle* cf,
-                                           const rocksdb::ReadOptions& read,
-                                           std::string prefix,
-                                           ScanOrder order) const {
+PrefixScan RocksDbCheckpointer::Scan(rocksdb::ColumnFamilyHandle* cf,
+                                     const rocksdb::ReadOptions& read,
+                                     std::string prefix,
+                                     ScanOrder order) const {
   rocksdb::ReadOptions options = read;
   const int elements = cf == writes ? kWritesPrefixElements
                        : cf == checkpoints || cf == blobs ? kPrefixElements
@@ -146,7 +146,7 @@ PrefixScan RocksDbCheckpointer::Impl::Scan(rocksdb::ColumnFamilyHandle* cf,
   return PrefixScan(db.get(), cf, std::move(options), std::move(prefix), order);
 }
 
-Result<serde::CheckpointRecord> RocksDbCheckpointer::Impl::DecodeRecordAt(
+Result<serde::CheckpointRecord> RocksDbCheckpointer::DecodeRecordAt(
     std::string_view key, std::string_view value) const {
   std::string buffer;
   RP_ASSIGN_OR_RETURN(const std::string_view plain,
@@ -159,25 +159,27 @@ Result<serde::CheckpointRecord> RocksDbCheckpointer::Impl::DecodeRecordAt(
   return std::move(record).value();
 }
 
-Result<std::string> RocksDbCheckpointer::Impl::Stored(
-    std::string_view key, std::string record) const {
+Result<std::string> RocksDbCheckpointer::Stored(std::string_view key,
+                                                std::string record) const {
   if (cipher == nullptr) return record;
   std::string sealed;
   RP_RETURN_IF_ERROR(cipher->Seal(key, record, &sealed));
   return sealed;
 }
 
-Result<std::string_view> RocksDbCheckpointer::Impl::Plain(
-    std::string_view key, std::string_view value, std::string_view what,
-    std::string* buffer) const {
+Result<std::string_view> RocksDbCheckpointer::Plain(std::string_view key,
+                                                    std::string_view value,
+                                                    std::string_view what,
+                                                    std::string* buffer) const {
   if (cipher == nullptr) return value;
   RP_RETURN_IF_ERROR(cipher->Open(key, value, what, buffer));
   return std::string_view(*buffer);
 }
 
-Result<std::string> RocksDbCheckpointer::Impl::Resealed(
-    std::string_view from, std::string_view to, std::string_view value,
-    std::string_view what) const {
+Result<std::string> RocksDbCheckpointer::Resealed(std::string_view from,
+                                                  std::string_view to,
+                                                  std::string_view value,
+                                                  std::string_view what) const {
   std::string buffer;
   RP_ASSIGN_OR_RETURN(const std::string_view plain,
                       Plain(from, value, what, &buffer));

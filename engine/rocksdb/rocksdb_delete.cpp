@@ -10,9 +10,9 @@ namespace rockpoint {
 
 namespace layout = rocksdb_layout;
 
-Status RocksDbCheckpointer::Impl::AddDeleteThread(
-    const rocksdb::ReadOptions& read, std::string_view thread,
-    rocksdb::WriteBatch& batch) {
+Status RocksDbCheckpointer::AddDeleteThread(const rocksdb::ReadOptions& read,
+                                            std::string_view thread,
+                                            rocksdb::WriteBatch& batch) {
   PrefixScan scan = Scan(checkpoints, read,
                          layout::ThreadPrefix(layout::kCheckpointTag, thread));
   for (PrefixScan::Entry entry : scan) {
@@ -54,7 +54,7 @@ Status RocksDbCheckpointer::Impl::AddDeleteThread(
   return delete_prefix(index, layout::kHiddenCountTag);
 }
 
-Status RocksDbCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
+Status RocksDbCheckpointer::DoDeleteThread(std::string_view thread_id) {
   auto guard = locks.Lock({thread_id});
   ScopedSnapshot snapshot(db.get());
   rocksdb::WriteBatch batch;

@@ -83,7 +83,7 @@ bool InMember(std::string_view rest, std::string_view element) {
 // Stage 2: the writes of chain[0..longest), oldest member first, into the
 // walks' histories. A channel takes the writes of chain[0..span).
 // REQUIRES: `scan` covers NamespacePrefix(kWriteTag, thread, ns), forward.
-Status ReadChainWrites(const RocksDbCheckpointer::Impl& impl, PrefixScan& scan,
+Status ReadChainWrites(const RocksDbCheckpointer& backend, PrefixScan& scan,
                        const delta_walk::Chain& chain, size_t longest,
                        std::vector<ChannelWalk>& walks) {
   // WritePrefix(thread, ns, id) = the scan's prefix + the id element; keys
@@ -116,7 +116,7 @@ Status ReadChainWrites(const RocksDbCheckpointer::Impl& impl, PrefixScan& scan,
       const std::string_view key = scan.key();
       RP_ASSIGN_OR_RETURN(
           const std::string_view plain,
-          impl.Plain(key, scan.value(), "write record", &opened));
+          backend.Plain(key, scan.value(), "write record", &opened));
       Status decoded = serde::DecodeWriteRecordView(plain, &record);
       if (!decoded.ok()) {
         return layout::CorruptionAt("write record", key, decoded);
@@ -136,8 +136,6 @@ Status ReadChainWrites(const RocksDbCheckpointer::Impl& impl, PrefixScan& scan,
   }
   return Status::OK();
 }
-
-using Impl = RocksDbCheckpointer::Impl;
 
 // The walks of `channels`, sorted by channel and deduplicated, each pointing
 // at its (empty) entry of *result.
@@ -256,7 +254,8 @@ void EndSearches(std::vector<ChannelWalk>& walks, size_t chain_size) {
 // value becomes its walk's seed; an "empty" one sends the walk searching on
 // past it; an absent one is Corruption naming the value's key (the
 // candidate's put stored it). False when no walk had a candidate.
-Result<bool> CheckCandidates(const Impl& impl, const rocksdb::ReadOptions& read,
+Result<bool> CheckCandidates(const RocksDbCheckpointer& backend,
+                             const rocksdb::ReadOptions& read,
                              std::string_view thread, std::string_view ns,
                              const delta_walk::Chain& chain,
                              std::vector<ChannelWalk>& walks) {
@@ -272,8 +271,8 @@ Result<bool> CheckCandidates(const Impl& impl, const rocksdb::ReadOptions& read,
   std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
   std::vector<rocksdb::PinnableSlice> values(keys.size());
   std::vector<rocksdb::Status> statuses(keys.size());
-  impl.db->MultiGet(read, impl.blobs, keys.size(), slices.data(), values.data(),
-                    statuses.data());
+  backend.db->MultiGet(read, backend.blobs, keys.size(), slices.data(),
+                       values.data(), statuses.data());
   for (size_t i = 0; i < pending.size(); ++i) {
     ChannelWalk& walk = *pending[i];
     if (statuses[i].IsNotFound()) {
@@ -293,9 +292,9 @@ Result<bool> CheckCandidates(const Impl& impl, const rocksdb::ReadOptions& read,
       return ToStatus(statuses[i], "read " + keys::Describe(keys[i]));
     }
     std::string opened;
-    RP_ASSIGN_OR_RETURN(
-        const std::string_view plain,
-        impl.Plain(keys[i], values[i].ToStringView(), "blob record", &opened));
+    RP_ASSIGN_OR_RETURN(const std::string_view plain,
+                        backend.Plain(keys[i], values[i].ToStringView(),
+                                      "blob record", &opened));
     auto decoded = serde::DecodeBlobRecord(plain);
     if (!decoded.ok()) {
       return layout::CorruptionAt("blob record", keys[i], decoded.status());
@@ -314,16 +313,17 @@ Result<bool> CheckCandidates(const Impl& impl, const rocksdb::ReadOptions& read,
 
 // Stage 1: extends the chain until every walk is done (has its seed, or
 // reached the root).
-Status FindSeeds(const Impl& impl, const rocksdb::ReadOptions& read,
-                 std::string_view thread, std::string_view ns,
-                 ParentWalk& parents, std::vector<ChannelWalk>& walks) {
+Status FindSeeds(const RocksDbCheckpointer& backend,
+                 const rocksdb::ReadOptions& read, std::string_view thread,
+                 std::string_view ns, ParentWalk& parents,
+                 std::vector<ChannelWalk>& walks) {
   while (true) {
     if (PickCandidates(walks, parents.chain().size())) {
       RP_ASSIGN_OR_RETURN(bool extended, parents.Extend(walks));
       if (extended) continue;
       EndSearches(walks, parents.chain().size());
     }
-    RP_ASSIGN_OR_RETURN(bool checked, CheckCandidates(impl, read, thread, ns,
+    RP_ASSIGN_OR_RETURN(bool checked, CheckCandidates(backend, read, thread, ns,
                                                       parents.chain(), walks));
     if (!checked) return Status::OK();
   }
@@ -344,7 +344,7 @@ size_t TakeSeeds(std::vector<ChannelWalk>& walks) {
 
 }  // namespace
 
-Result<DeltaHistory> RocksDbCheckpointer::Impl::GetDeltaChannelHistory(
+Result<DeltaHistory> RocksDbCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
   DeltaHistory result;
   if (channels.empty()) return result;

@@ -15,8 +15,6 @@
 namespace rockpoint {
 namespace {
 
-using Impl = RocksDbCheckpointer::Impl;
-
 // A record's ts when it is visible.
 std::optional<std::string_view> VisibleTs(
     const serde::CheckpointRecord& record) {
@@ -25,13 +23,14 @@ std::optional<std::string_view> VisibleTs(
 }
 
 // Adds `rule`'s pass over `thread` to `batch` and `report`.
-Status AddExpireThread(Impl& impl, const rocksdb::ReadOptions& read,
+Status AddExpireThread(RocksDbCheckpointer& backend,
+                       const rocksdb::ReadOptions& read,
                        std::string_view thread, const ExpiryRule& rule,
                        rocksdb::WriteBatch& batch, RetentionReport& report) {
-  RP_ASSIGN_OR_RETURN(auto namespaces, impl.Namespaces(read, thread));
+  RP_ASSIGN_OR_RETURN(auto namespaces, backend.Namespaces(read, thread));
   std::vector<Family> families;
   for (const std::string& ns : namespaces) {
-    RP_ASSIGN_OR_RETURN(Family family, LoadFamily(impl, read, thread, ns));
+    RP_ASSIGN_OR_RETURN(Family family, LoadFamily(backend, read, thread, ns));
     families.push_back(std::move(family));
   }
   std::vector<std::vector<AgedCheckpoint>> aged;
@@ -45,16 +44,17 @@ Status AddExpireThread(Impl& impl, const rocksdb::ReadOptions& read,
     const std::set<std::string> needed =
         NeededBy(families[i], plan[i].survivors);
     report.checkpoints_hidden += CountNeeded(plan[i].expired, needed);
-    RP_RETURN_IF_ERROR(AddRetention(impl, read, families[i], plan[i].survivors,
-                                    needed, batch, &report.bytes));
+    RP_RETURN_IF_ERROR(AddRetention(backend, read, families[i],
+                                    plan[i].survivors, needed, batch,
+                                    &report.bytes));
   }
   return Status::OK();
 }
 
 }  // namespace
 
-Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
-                                     const ExpiryRule& rule) {
+Result<RetentionReport> RocksDbCheckpointer::DoExpire(
+    const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
   const std::set<std::string_view> threads(thread_ids.begin(),
                                            thread_ids.end());
   auto guard =
@@ -70,11 +70,6 @@ Result<RetentionReport> Impl::Expire(const std::vector<std::string>& thread_ids,
   if (rule.dry_run || batch.Count() == 0) return report;
   RP_RETURN_IF_ERROR(Write(batch, "expire"));
   return report;
-}
-
-Result<RetentionReport> RocksDbCheckpointer::DoExpire(
-    const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
-  return impl_->Expire(thread_ids, rule);
 }
 
 }  // namespace rockpoint

@@ -11,8 +11,7 @@ namespace rockpoint {
 
 namespace layout = rocksdb_layout;
 
-Status RocksDbCheckpointer::Impl::HideCheckpoint(
-    const CheckpointConfig& config) {
+Status RocksDbCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
   const std::string& thread = *config.thread_id;
   const std::string_view ns = NamespaceOf(config);
   const std::string& id = *config.checkpoint_id;

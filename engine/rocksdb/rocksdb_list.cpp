@@ -20,7 +20,6 @@ namespace rockpoint {
 namespace {
 
 namespace layout = rocksdb_layout;
-using Impl = RocksDbCheckpointer::Impl;
 
 // A checkpoint found by a stream; `record` is empty when the stream only
 // knows the key (index scans).
@@ -39,14 +38,14 @@ class Stream {
 // Reverse scan of ("cp", thread, ns).
 class NamespaceStream final : public Stream {
  public:
-  NamespaceStream(const Impl& impl, const rocksdb::ReadOptions& read,
-                  std::string thread, std::string ns,
-                  const std::optional<std::string>& only_id,
+  NamespaceStream(const RocksDbCheckpointer& backend,
+                  const rocksdb::ReadOptions& read, std::string thread,
+                  std::string ns, const std::optional<std::string>& only_id,
                   const std::optional<std::string>& before)
       : thread_(std::move(thread)),
         ns_(std::move(ns)),
-        scan_(impl.Scan(
-            impl.checkpoints, read,
+        scan_(backend.Scan(
+            backend.checkpoints, read,
             layout::NamespacePrefix(layout::kCheckpointTag, thread_, ns_),
             ScanOrder::kReverse)) {
     if (only_id) {
@@ -136,13 +135,13 @@ class MergeStream final : public Stream {
 // Reverse scan of the ("ts", checkpoint_id, thread, ns) index.
 class GlobalStream final : public Stream {
  public:
-  GlobalStream(const Impl& impl, const rocksdb::ReadOptions& read,
-               std::optional<std::string> ns,
+  GlobalStream(const RocksDbCheckpointer& backend,
+               const rocksdb::ReadOptions& read, std::optional<std::string> ns,
                const std::optional<std::string>& only_id,
                const std::optional<std::string>& before)
       : ns_(std::move(ns)),
-        scan_(impl.Scan(
-            impl.index, read,
+        scan_(backend.Scan(
+            backend.index, read,
             only_id ? layout::ThreadPrefix(layout::kTimestampTag, *only_id)
                     : layout::TagPrefix(layout::kTimestampTag),
             ScanOrder::kReverse)),
@@ -177,9 +176,10 @@ class GlobalStream final : public Stream {
 
 class ListCursor final : public TupleCursor {
  public:
-  ListCursor(Impl& impl, std::unique_ptr<ScopedSnapshot> snapshot,
+  ListCursor(RocksDbCheckpointer& backend,
+             std::unique_ptr<ScopedSnapshot> snapshot,
              const ListOptions& options)
-      : impl_(impl),
+      : backend_(backend),
         snapshot_(std::move(snapshot)),
         read_(snapshot_->Read()),
         filter_(options.filter),
@@ -219,24 +219,24 @@ class ListCursor final : public TupleCursor {
       if (!candidate->record) {
         std::string value;
         rocksdb::Status status =
-            impl_.db->Get(read_, impl_.checkpoints, key, &value);
+            backend_.db->Get(read_, backend_.checkpoints, key, &value);
         if (status.IsNotFound()) continue;  // index entry without a record
         RP_RETURN_IF_ERROR(ToStatus(status, "read " + keys::Describe(key)));
         candidate->record = std::move(value);
       }
       RP_ASSIGN_OR_RETURN(auto record,
-                          impl_.DecodeRecordAt(key, *candidate->record));
+                          backend_.DecodeRecordAt(key, *candidate->record));
       if (record.header.hidden && !include_hidden_) continue;
       if (!MetadataMatches(record.metadata, filter_)) continue;
       RP_ASSIGN_OR_RETURN(
           auto tuple,
-          impl_.AssembleTuple(read_, candidate->thread, candidate->ns,
-                              candidate->checkpoint_id, std::move(record)));
+          backend_.AssembleTuple(read_, candidate->thread, candidate->ns,
+                                 candidate->checkpoint_id, std::move(record)));
       return std::optional<CheckpointTuple>(std::move(tuple));
     }
   }
 
-  Impl& impl_;
+  RocksDbCheckpointer& backend_;
   // Destroyed after stream_ (declared before it): iterators first.
   std::unique_ptr<ScopedSnapshot> snapshot_;
   rocksdb::ReadOptions read_;
@@ -251,7 +251,7 @@ class ListCursor final : public TupleCursor {
 
 }  // namespace
 
-Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::Impl::List(
+Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::DoList(
     const ListOptions& options) {
   auto cursor = std::make_unique<ListCursor>(
       *this, std::make_unique<ScopedSnapshot>(db.get()), options);

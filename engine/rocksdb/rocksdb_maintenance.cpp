@@ -8,12 +8,12 @@ namespace rockpoint {
 
 Result<VerifyReport> RocksDbCheckpointer::VerifyRecords(
     const VerifyProgressFn& progress) {
-  if (!impl_) return StoreClosedError();
+  if (db == nullptr) return StoreClosedError();
   return VerifyStore(*this, progress);
 }
 
 Result<StoreFigures> RocksDbCheckpointer::Figures() {
-  if (!impl_) return StoreClosedError();
+  if (db == nullptr) return StoreClosedError();
   StoreFigures figures;
   figures.backend = BackendKind::kRocksDb;
   RP_ASSIGN_OR_RETURN(figures.rocksdb, Stats());
@@ -26,7 +26,7 @@ Result<StoreFigures> RocksDbCheckpointer::Figures() {
 Status RocksDbCheckpointer::ScanRaw(std::string_view column_family,
                                     std::string_view key_prefix,
                                     const RawVisitor& visit) {
-  if (!impl_) return StoreClosedError();
+  if (db == nullptr) return StoreClosedError();
   return ::rockpoint::ScanRaw(*this, column_family, key_prefix, visit);
 }
 

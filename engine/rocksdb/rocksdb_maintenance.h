@@ -1,8 +1,7 @@
 // Maintenance over the raw records of a RocksDB store, for the `rockpoint`
 // tool: a full consistency check (verify), table figures (stats), a raw
-// dump, and a raw write used by tests to plant a corrupted record. No
-// RocksDB type appears here; the work happens in rocksdb_verify.cpp and
-// rocksdb_raw.cpp through ImplOf (rocksdb_impl.h).
+// dump, and a raw write used by tests to plant a corrupted record. The work
+// happens in rocksdb_verify.cpp and rocksdb_raw.cpp.
 //
 // Thread-safety: like the store's own reads, safe alongside other calls;
 // every scan reads one consistent snapshot.
@@ -14,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "rockpoint/maintenance.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/status.h"
 
 namespace rockpoint {

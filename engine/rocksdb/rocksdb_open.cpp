@@ -22,13 +22,14 @@ const std::string kCreatedBy = std::string("rockpoint ") + kVersion;
 // The name of a column family other than `default` that holds a key, or
 // nullopt when every one is empty: a store is new only if none holds data.
 Result<std::optional<std::string>> FamilyWithData(
-    RocksDbCheckpointer::Impl& impl) {
+    RocksDbCheckpointer& backend) {
   for (rocksdb::ColumnFamilyHandle* family :
-       {impl.checkpoints, impl.blobs, impl.writes, impl.index, impl.meta}) {
+       {backend.checkpoints, backend.blobs, backend.writes, backend.index,
+        backend.meta}) {
     std::unique_ptr<rocksdb::Iterator> it(
-        impl.db->NewIterator(rocksdb::ReadOptions(), family));
+        backend.db->NewIterator(rocksdb::ReadOptions(), family));
     it->SeekToFirst();
-    RP_RETURN_IF_ERROR(ToStatus(it->status(), "open " + impl.options.path));
+    RP_RETURN_IF_ERROR(ToStatus(it->status(), "open " + backend.options.path));
     if (it->Valid()) return std::optional<std::string>(family->GetName());
   }
   return std::optional<std::string>();
@@ -39,20 +40,20 @@ Result<std::optional<std::string>> FamilyWithData(
 // and stamps 4 (5 if encrypted), which older builds refuse at Open, so they
 // never change hidden checkpoints without the counts. Format 1 records
 // (without checksums) still read; this build writes records with them.
-Result<int64_t> UpgradeFormat(RocksDbCheckpointer::Impl& impl,
-                              int64_t version) {
+Result<int64_t> UpgradeFormat(RocksDbCheckpointer& backend, int64_t version) {
   const int64_t upgraded = IsEncryptedFormat(version)
                                ? RocksDbCheckpointer::kEncryptedFormatVersion
                                : RocksDbCheckpointer::kFormatVersion;
   rocksdb::WriteBatch batch;
-  RP_RETURN_IF_ERROR(AddEveryHiddenCount(impl, rocksdb::ReadOptions(), batch));
-  batch.Put(impl.meta,
+  RP_RETURN_IF_ERROR(
+      AddEveryHiddenCount(backend, rocksdb::ReadOptions(), batch));
+  batch.Put(backend.meta,
             rocksdb_layout::MetaKey(rocksdb_layout::kFormatVersionMeta),
             std::to_string(upgraded));
   rocksdb::WriteOptions write;
-  write.sync = impl.options.sync_writes;
+  write.sync = backend.options.sync_writes;
   RP_RETURN_IF_ERROR(
-      ToStatus(impl.db->Write(write, &batch), "upgrade format version"));
+      ToStatus(backend.db->Write(write, &batch), "upgrade format version"));
   return upgraded;
 }
 
@@ -60,38 +61,38 @@ Result<int64_t> UpgradeFormat(RocksDbCheckpointer::Impl& impl,
 // new store, refuses a newer one; returns the version the store has now. A
 // store that holds data but no format version lost its `meta` record:
 // Corruption, never a silent re-stamp.
-Result<int64_t> CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
+Result<int64_t> CheckFormatVersion(RocksDbCheckpointer& backend) {
   const std::string key =
       rocksdb_layout::MetaKey(rocksdb_layout::kFormatVersionMeta);
   std::string stored;
   rocksdb::Status read =
-      impl.db->Get(rocksdb::ReadOptions(), impl.meta, key, &stored);
+      backend.db->Get(rocksdb::ReadOptions(), backend.meta, key, &stored);
   if (read.IsNotFound()) {
     RP_ASSIGN_OR_RETURN(std::optional<std::string> family,
-                        FamilyWithData(impl));
+                        FamilyWithData(backend));
     if (family) {
       return Status::Corruption(
           "store has no format version record " + keys::Describe(key) +
           " in meta, but its " + *family +
           " column family holds data (a damaged store; not re-stamped): " +
-          impl.options.path);
+          backend.options.path);
     }
-    if (impl.options.read_only) {
+    if (backend.options.read_only) {
       return Status::InvalidArgument(
           "store has no format version (not a "
           "rockpoint store?): " +
-          impl.options.path);
+          backend.options.path);
     }
     rocksdb::WriteBatch batch;
-    batch.Put(impl.meta, key,
+    batch.Put(backend.meta, key,
               std::to_string(RocksDbCheckpointer::kFormatVersion));
-    batch.Put(impl.meta,
+    batch.Put(backend.meta,
               rocksdb_layout::MetaKey(rocksdb_layout::kCreatedByMeta),
               kCreatedBy);
     rocksdb::WriteOptions write;
-    write.sync = impl.options.sync_writes;
+    write.sync = backend.options.sync_writes;
     RP_RETURN_IF_ERROR(
-        ToStatus(impl.db->Write(write, &batch), "write format version"));
+        ToStatus(backend.db->Write(write, &batch), "write format version"));
     return RocksDbCheckpointer::kFormatVersion;
   }
   RP_RETURN_IF_ERROR(ToStatus(read, "read format version"));
@@ -100,22 +101,22 @@ Result<int64_t> CheckFormatVersion(RocksDbCheckpointer::Impl& impl) {
       std::from_chars(stored.data(), stored.data() + stored.size(), version);
   if (error != std::errc() || end != stored.data() + stored.size()) {
     return Status::Corruption("format version in meta is not a number: \"" +
-                              stored + "\" (" + impl.options.path + ")");
+                              stored + "\" (" + backend.options.path + ")");
   }
   if (version > RocksDbCheckpointer::kEncryptedFormatVersion) {
     return Status::InvalidArgument(
         "store format version " + std::to_string(version) +
         " is newer than this build supports (" +
         std::to_string(RocksDbCheckpointer::kEncryptedFormatVersion) +
-        "): " + impl.options.path);
+        "): " + backend.options.path);
   }
   if (version < 1) {
     return Status::Corruption("format version in meta is " + stored +
                               ", not a version any build wrote (" +
-                              impl.options.path + ")");
+                              backend.options.path + ")");
   }
-  if (KeepsHiddenCounts(version) || impl.options.read_only) return version;
-  return UpgradeFormat(impl, version);
+  if (KeepsHiddenCounts(version) || backend.options.read_only) return version;
+  return UpgradeFormat(backend, version);
 }
 
 // Creates the store directory `path` if it is missing, and makes its entry
@@ -152,15 +153,14 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbCheckpointer::Open(
 
 Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
     const RocksDbOptions& options, rocksdb::Env* env) {
-  using Impl = RocksDbCheckpointer::Impl;
   if (options.path.empty()) {
     return Status::InvalidArgument("options.path is missing");
   }
-  auto impl = std::make_unique<Impl>();
-  impl->options = options;
+  std::unique_ptr<RocksDbCheckpointer> backend(
+      new RocksDbCheckpointer(options));
   RocksDbSetup store = MakeRocksDbSetup(options);
   if (env != nullptr) store.db.env = env;
-  impl->counters = store.counters;
+  backend->counters = store.counters;
   if (!options.read_only && options.create_if_missing) {
     RP_RETURN_IF_ERROR(
         CreateStoreDirectory(*store.db.env->GetFileSystem(), options.path));
@@ -169,11 +169,11 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
   rocksdb::DB* db = nullptr;
   rocksdb::Status opened;
   if (options.read_only) {
-    opened = rocksdb::DB::OpenForReadOnly(store.db, options.path,
-                                          store.families, &impl->handles, &db);
+    opened = rocksdb::DB::OpenForReadOnly(
+        store.db, options.path, store.families, &backend->handles, &db);
   } else {
     opened = rocksdb::DB::Open(store.db, options.path, store.families,
-                               &impl->handles, &db);
+                               &backend->handles, &db);
   }
   if (!opened.ok()) {
     Status status = ToStatus(opened, "open " + options.path);
@@ -192,105 +192,25 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
     }
     return status;
   }
-  impl->db.reset(db);
+  backend->db.reset(db);
   // handles[0] is the default family, unused.
-  impl->checkpoints = impl->handles[1];
-  impl->blobs = impl->handles[2];
-  impl->writes = impl->handles[3];
-  impl->index = impl->handles[4];
-  impl->meta = impl->handles[5];
-  RP_ASSIGN_OR_RETURN(const int64_t version, CheckFormatVersion(*impl));
-  impl->hidden_counts = KeepsHiddenCounts(version);
-  RP_RETURN_IF_ERROR(SetUpEncryption(*impl, version));
+  backend->checkpoints = backend->handles[1];
+  backend->blobs = backend->handles[2];
+  backend->writes = backend->handles[3];
+  backend->index = backend->handles[4];
+  backend->meta = backend->handles[5];
+  RP_ASSIGN_OR_RETURN(const int64_t version, CheckFormatVersion(*backend));
+  backend->hidden_counts = KeepsHiddenCounts(version);
+  RP_RETURN_IF_ERROR(SetUpEncryption(*backend, version));
   // The cipher holds the key now; the options keep no copy of it.
-  if (impl->options.encryption) WipeSecret(impl->options.encryption->key);
-  return std::unique_ptr<RocksDbCheckpointer>(
-      new RocksDbCheckpointer(std::move(impl)));
+  if (backend->options.encryption) WipeSecret(backend->options.encryption->key);
+  return backend;
 }
 
-RocksDbCheckpointer::RocksDbCheckpointer(std::unique_ptr<Impl> impl)
-    : Checkpointer(FrontChecks{.limits = impl->options.limits,
-                               .read_only = impl->options.read_only,
-                               .store_name = impl->options.path}),
-      impl_(std::move(impl)) {}
-
-RocksDbCheckpointer::~RocksDbCheckpointer() {
-  Status ignored = Close();
-  (void)ignored;
-}
-
-Status RocksDbCheckpointer::DoClose() {
-  if (!impl_) return Status::OK();
-  Status status = impl_->Close();
-  if (status.IsBusy()) return status;
-  impl_.reset();
-  return status;
-}
-
-Result<CheckpointConfig> RocksDbCheckpointer::DoPut(
-    const CheckpointConfig& config, const Checkpoint& checkpoint,
-    const Metadata& metadata, const ChannelVersions& new_versions) {
-  return impl_->Put(config, checkpoint, metadata, new_versions);
-}
-
-Status RocksDbCheckpointer::DoPutWrites(const CheckpointConfig& config,
-                                        const std::vector<ChannelWrite>& writes,
-                                        std::string_view task_id,
-                                        std::string_view task_path) {
-  return impl_->PutWrites(config, writes, task_id, task_path);
-}
-
-Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::DoGetTuple(
-    const CheckpointConfig& config) {
-  return impl_->GetTuple(config);
-}
-
-Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::DoList(
-    const ListOptions& options) {
-  return impl_->List(options);
-}
-
-Status RocksDbCheckpointer::DoDeleteThread(std::string_view thread_id) {
-  return impl_->DeleteThread(thread_id);
-}
-
-Status RocksDbCheckpointer::DoDeleteForRuns(
-    const std::vector<std::string>& run_ids) {
-  return impl_->DeleteForRuns(run_ids);
-}
-
-Status RocksDbCheckpointer::DoCopyThread(std::string_view source,
-                                         std::string_view target) {
-  return impl_->CopyThread(source, target);
-}
-
-Status RocksDbCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
-  return impl_->HideCheckpoint(config);
-}
-
-Status RocksDbCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
-                                    PruneStrategy strategy, size_t keep_last) {
-  return impl_->Prune(thread_ids, strategy, keep_last);
-}
-
-Result<DeltaHistory> RocksDbCheckpointer::DoGetDeltaChannelHistory(
-    const CheckpointConfig& config, const std::vector<std::string>& channels) {
-  return impl_->GetDeltaChannelHistory(config, channels);
-}
-
-Result<ThreadPage> RocksDbCheckpointer::DoListThreads(
-    const ListThreadsOptions& options) {
-  return impl_->ListThreads(options);
-}
-
-Status RocksDbCheckpointer::Compact() {
-  if (!impl_) return StoreClosedError();
-  return impl_->Compact();
-}
-
-Result<StoreStats> RocksDbCheckpointer::Stats() {
-  if (!impl_) return StoreClosedError();
-  return impl_->Stats();
-}
+RocksDbCheckpointer::RocksDbCheckpointer(const RocksDbOptions& options)
+    : Checkpointer(FrontChecks{.limits = options.limits,
+                               .read_only = options.read_only,
+                               .store_name = options.path}),
+      options(options) {}
 
 }  // namespace rockpoint

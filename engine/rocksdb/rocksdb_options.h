@@ -35,8 +35,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/write_counters.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint {
 

@@ -63,7 +63,7 @@ Status MultiGetExisting(rocksdb::DB* db,
 
 }  // namespace
 
-Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
+Result<CheckpointConfig> RocksDbCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
   const std::string& thread = *config.thread_id;
@@ -127,7 +127,7 @@ Result<CheckpointConfig> RocksDbCheckpointer::Impl::Put(
   return CheckpointConfig{thread, ns, id};
 }
 
-Status RocksDbCheckpointer::Impl::PutWrites(
+Status RocksDbCheckpointer::DoPutWrites(
     const CheckpointConfig& config,
     const std::vector<ChannelWrite>& channel_writes, std::string_view task_id,
     std::string_view task_path) {

@@ -11,13 +11,12 @@
 namespace rockpoint {
 namespace {
 
-using Impl = RocksDbCheckpointer::Impl;
-
 // The handle of a family by name; InvalidArgument for an unknown one.
-Result<rocksdb::ColumnFamilyHandle*> FamilyByName(const Impl& impl,
-                                                  std::string_view name) {
+Result<rocksdb::ColumnFamilyHandle*> FamilyByName(
+    const RocksDbCheckpointer& backend, std::string_view name) {
   for (rocksdb::ColumnFamilyHandle* family :
-       {impl.checkpoints, impl.blobs, impl.writes, impl.index, impl.meta}) {
+       {backend.checkpoints, backend.blobs, backend.writes, backend.index,
+        backend.meta}) {
     if (family->GetName() == name) return family;
   }
   return Status::InvalidArgument(
@@ -32,28 +31,27 @@ std::vector<std::string> ColumnFamilyNames() {
           kMetaFamily};
 }
 
-Status ScanRaw(RocksDbCheckpointer& store, std::string_view column_family,
+Status ScanRaw(RocksDbCheckpointer& backend, std::string_view column_family,
                std::string_view key_prefix,
                const std::function<bool(const RawEntry&)>& visit) {
-  Impl& impl = ImplOf(store);
   std::vector<rocksdb::ColumnFamilyHandle*> families;
   if (column_family.empty()) {
     for (const std::string& name : ColumnFamilyNames()) {
       RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
-                          FamilyByName(impl, name));
+                          FamilyByName(backend, name));
       families.push_back(family);
     }
   } else {
     RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
-                        FamilyByName(impl, column_family));
+                        FamilyByName(backend, column_family));
     families.push_back(family);
   }
-  ScopedSnapshot snapshot(impl.db.get());
+  ScopedSnapshot snapshot(backend.db.get());
   RawEntry entry;
   for (rocksdb::ColumnFamilyHandle* family : families) {
     entry.column_family = family->GetName();
     PrefixScan scan =
-        impl.Scan(family, snapshot.Read(), std::string(key_prefix));
+        backend.Scan(family, snapshot.Read(), std::string(key_prefix));
     for (PrefixScan::Entry raw : scan) {
       entry.key = raw.key();
       entry.value = raw.value();
@@ -64,29 +62,27 @@ Status ScanRaw(RocksDbCheckpointer& store, std::string_view column_family,
   return Status::OK();
 }
 
-Status PutRawForTesting(RocksDbCheckpointer& store,
+Status PutRawForTesting(RocksDbCheckpointer& backend,
                         std::string_view column_family, std::string_view key,
                         std::string_view value) {
-  Impl& impl = ImplOf(store);
-  RP_RETURN_IF_ERROR(impl.CheckWritable());
+  RP_RETURN_IF_ERROR(backend.CheckWritable());
   RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
-                      FamilyByName(impl, column_family));
+                      FamilyByName(backend, column_family));
   rocksdb::WriteOptions write;
-  write.sync = impl.options.sync_writes;
-  return ToStatus(
-      impl.db->Put(write, family, rocksdb::Slice(key), rocksdb::Slice(value)),
-      "raw put");
+  write.sync = backend.options.sync_writes;
+  return ToStatus(backend.db->Put(write, family, rocksdb::Slice(key),
+                                  rocksdb::Slice(value)),
+                  "raw put");
 }
 
-Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& store) {
-  Impl& impl = ImplOf(store);
+Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& backend) {
   std::vector<TableFigures> figures;
   for (const std::string& name : ColumnFamilyNames()) {
     RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
-                        FamilyByName(impl, name));
+                        FamilyByName(backend, name));
     rocksdb::TablePropertiesCollection tables;
     RP_RETURN_IF_ERROR(
-        ToStatus(impl.db->GetPropertiesOfAllTables(family, &tables),
+        ToStatus(backend.db->GetPropertiesOfAllTables(family, &tables),
                  "table properties of " + name));
     TableFigures table;
     table.column_family = name;
@@ -102,12 +98,11 @@ Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& store) {
   return figures;
 }
 
-Result<uint64_t> CountHiddenCheckpoints(RocksDbCheckpointer& store) {
-  Impl& impl = ImplOf(store);
-  ScopedSnapshot snapshot(impl.db.get());
+Result<uint64_t> CountHiddenCheckpoints(RocksDbCheckpointer& backend) {
+  ScopedSnapshot snapshot(backend.db.get());
   PrefixScan scan =
-      impl.Scan(impl.index, snapshot.Read(),
-                rocksdb_layout::TagPrefix(rocksdb_layout::kHiddenTag));
+      backend.Scan(backend.index, snapshot.Read(),
+                   rocksdb_layout::TagPrefix(rocksdb_layout::kHiddenTag));
   uint64_t count = 0;
   for (PrefixScan::Entry entry [[maybe_unused]] : scan) ++count;
   RP_RETURN_IF_ERROR(scan.status("count hidden checkpoints"));

@@ -35,11 +35,9 @@ Result<std::string> CheckpointIdOf(std::string_view key,
 
 }  // namespace
 
-Result<std::optional<serde::CheckpointRecord>>
-RocksDbCheckpointer::Impl::ReadRecord(const rocksdb::ReadOptions& read,
-                                      std::string_view thread,
-                                      std::string_view ns,
-                                      std::string_view checkpoint_id) {
+Result<std::optional<serde::CheckpointRecord>> RocksDbCheckpointer::ReadRecord(
+    const rocksdb::ReadOptions& read, std::string_view thread,
+    std::string_view ns, std::string_view checkpoint_id) {
   const std::string key = layout::CheckpointKey(thread, ns, checkpoint_id);
   rocksdb::PinnableSlice value;
   rocksdb::Status status = db->Get(read, checkpoints, key, &value);
@@ -49,7 +47,7 @@ RocksDbCheckpointer::Impl::ReadRecord(const rocksdb::ReadOptions& read,
   return std::optional<serde::CheckpointRecord>(std::move(record));
 }
 
-Result<std::vector<std::string>> RocksDbCheckpointer::Impl::Namespaces(
+Result<std::vector<std::string>> RocksDbCheckpointer::Namespaces(
     const rocksdb::ReadOptions& read, std::string_view thread) const {
   std::vector<std::string> namespaces;
   PrefixScan scan =
@@ -62,7 +60,7 @@ Result<std::vector<std::string>> RocksDbCheckpointer::Impl::Namespaces(
   return namespaces;
 }
 
-Status RocksDbCheckpointer::Impl::CheckMissingValue(
+Status RocksDbCheckpointer::CheckMissingValue(
     const rocksdb::ReadOptions& read, std::string_view thread,
     std::string_view ns, std::string_view checkpoint_id,
     const std::vector<std::string>& stored_channels,
@@ -87,7 +85,7 @@ Status RocksDbCheckpointer::Impl::CheckMissingValue(
       " stored it");
 }
 
-Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
+Result<std::vector<PendingWrite>> RocksDbCheckpointer::ReadWrites(
     const rocksdb::ReadOptions& read, std::string_view thread,
     std::string_view ns, std::string_view checkpoint_id) {
   std::vector<PendingWrite> result;
@@ -115,7 +113,7 @@ Result<std::vector<PendingWrite>> RocksDbCheckpointer::Impl::ReadWrites(
   return result;
 }
 
-Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
+Result<CheckpointTuple> RocksDbCheckpointer::AssembleTuple(
     const rocksdb::ReadOptions& read, std::string_view thread,
     std::string_view ns, std::string_view checkpoint_id,
     serde::CheckpointRecord record) {
@@ -188,7 +186,7 @@ Result<CheckpointTuple> RocksDbCheckpointer::Impl::AssembleTuple(
   return tuple;
 }
 
-Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::Impl::GetTuple(
+Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
   if (!config.thread_id) return std::optional<CheckpointTuple>();
   const std::string& thread = *config.thread_id;

@@ -9,8 +9,6 @@
 namespace rockpoint {
 namespace {
 
-using Impl = RocksDbCheckpointer::Impl;
-
 // Batches of about this many bytes: bounded memory for any store size.
 constexpr size_t kBatchBytes = size_t{8} << 20;
 
@@ -30,8 +28,8 @@ Status RemoveTree(const std::string& path) {
 
 // Copies every entry of `from_family` to `to_family`, re-sealed from
 // `source`'s key to `target`'s when `reseal`.
-Status CopyFamily(const Impl& source, Impl& target,
-                  const rocksdb::ReadOptions& read,
+Status CopyFamily(const RocksDbCheckpointer& source,
+                  RocksDbCheckpointer& target, const rocksdb::ReadOptions& read,
                   rocksdb::ColumnFamilyHandle* from_family,
                   rocksdb::ColumnFamilyHandle* to_family, bool reseal,
                   const char* what) {
@@ -60,7 +58,8 @@ Status CopyFamily(const Impl& source, Impl& target,
 
 // Every record of `source`, re-sealed, and its index, into the empty
 // `target`; `target` keeps its own meta but the creator's name.
-Status CopyStore(const Impl& source, Impl& target) {
+Status CopyStore(const RocksDbCheckpointer& source,
+                 RocksDbCheckpointer& target) {
   ScopedSnapshot snapshot(source.db.get());
   const rocksdb::ReadOptions read = snapshot.Read();
   RP_RETURN_IF_ERROR(CopyFamily(source, target, read, source.checkpoints,
@@ -102,7 +101,7 @@ Status RocksDbCheckpointer::Rekey(
   target_options.sync_writes = false;  // synced as a whole below
   target_options.encryption = new_encryption;
   RP_ASSIGN_OR_RETURN(auto target, Open(target_options));
-  RP_RETURN_IF_ERROR(CopyStore(*source->impl_, *target->impl_));
+  RP_RETURN_IF_ERROR(CopyStore(*source, *target));
   RP_RETURN_IF_ERROR(target->Close());
   RP_RETURN_IF_ERROR(SyncDirectoryTree(staging));
   RP_RETURN_IF_ERROR(source->Close());

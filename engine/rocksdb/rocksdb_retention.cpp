@@ -16,9 +16,8 @@ namespace rockpoint {
 
 namespace layout = rocksdb_layout;
 
-Status RocksDbCheckpointer::Impl::Prune(
-    const std::vector<std::string>& thread_ids, PruneStrategy strategy,
-    size_t keep_last) {
+Status RocksDbCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
+                                    PruneStrategy strategy, size_t keep_last) {
   const std::set<std::string_view> threads(thread_ids.begin(),
                                            thread_ids.end());
   auto guard =
@@ -44,7 +43,7 @@ Status RocksDbCheckpointer::Impl::Prune(
   return Write(batch, "prune");
 }
 
-Status RocksDbCheckpointer::Impl::DeleteForRuns(
+Status RocksDbCheckpointer::DoDeleteForRuns(
     const std::vector<std::string>& run_ids) {
   const std::set<std::string> runs(run_ids.begin(), run_ids.end());
   // The (thread, ns) pairs the run index points at. A put racing with this
@@ -90,14 +89,13 @@ Status RocksDbCheckpointer::Impl::DeleteForRuns(
 
 namespace {
 
-using Impl = RocksDbCheckpointer::Impl;
-
 // True if `thread` has a checkpoint record (hidden or not).
-Result<bool> HasRecords(const Impl& impl, const rocksdb::ReadOptions& read,
+Result<bool> HasRecords(const RocksDbCheckpointer& backend,
+                        const rocksdb::ReadOptions& read,
                         std::string_view thread) {
   PrefixScan scan =
-      impl.Scan(impl.checkpoints, read,
-                layout::ThreadPrefix(layout::kCheckpointTag, thread));
+      backend.Scan(backend.checkpoints, read,
+                   layout::ThreadPrefix(layout::kCheckpointTag, thread));
   scan.SeekToStart();
   const bool found = scan.Valid();
   RP_RETURN_IF_ERROR(scan.status("copy_thread"));
@@ -107,21 +105,21 @@ Result<bool> HasRecords(const Impl& impl, const rocksdb::ReadOptions& read,
 // Adds to `batch` the copy to `target` (which has no records) of the
 // source record `record` under `copy_key` (checkpoint `id` of `ns`) with its
 // index entries.
-void AddRecordCopy(const Impl& impl, std::string_view target,
+void AddRecordCopy(const RocksDbCheckpointer& backend, std::string_view target,
                    const std::string& ns, const std::string& id,
                    const std::string& copy_key, std::string_view value,
                    const serde::CheckpointRecord& record,
                    rocksdb::WriteBatch& batch) {
   const auto run_id = IndexedRunId(record.metadata);
-  batch.Put(impl.checkpoints, copy_key, value);
-  batch.Put(impl.index, layout::ThreadKey(target, ns), "");
+  batch.Put(backend.checkpoints, copy_key, value);
+  batch.Put(backend.index, layout::ThreadKey(target, ns), "");
   if (record.header.hidden) {
-    batch.Put(impl.index, layout::HiddenKey(target, ns, id), "");
-    batch.Delete(impl.index, layout::TimestampKey(id, target, ns));
+    batch.Put(backend.index, layout::HiddenKey(target, ns, id), "");
+    batch.Delete(backend.index, layout::TimestampKey(id, target, ns));
   } else {
-    batch.Put(impl.index, layout::TimestampKey(id, target, ns), "");
+    batch.Put(backend.index, layout::TimestampKey(id, target, ns), "");
     if (run_id) {
-      batch.Put(impl.index, layout::RunKey(*run_id, target, ns, id), "");
+      batch.Put(backend.index, layout::RunKey(*run_id, target, ns, id), "");
     }
   }
 }
@@ -129,58 +127,58 @@ void AddRecordCopy(const Impl& impl, std::string_view target,
 // Records: copied byte for byte (they do not name their thread; an
 // encrypted store re-seals them under the target's keys), with the target's
 // index entries and hidden counts.
-Status CopyRecords(const Impl& impl, const rocksdb::ReadOptions& read,
-                   std::string_view source, std::string_view target,
-                   rocksdb::WriteBatch& batch) {
+Status CopyRecords(const RocksDbCheckpointer& backend,
+                   const rocksdb::ReadOptions& read, std::string_view source,
+                   std::string_view target, rocksdb::WriteBatch& batch) {
   PrefixScan records =
-      impl.Scan(impl.checkpoints, read,
-                layout::ThreadPrefix(layout::kCheckpointTag, source));
+      backend.Scan(backend.checkpoints, read,
+                   layout::ThreadPrefix(layout::kCheckpointTag, source));
   std::map<std::string, uint64_t> hidden_counts;  // by namespace
   for (PrefixScan::Entry entry : records) {
     const std::string_view key = entry.key();
     const std::string_view value = entry.value();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
-    RP_ASSIGN_OR_RETURN(auto record, impl.DecodeRecordAt(key, value));
+    RP_ASSIGN_OR_RETURN(auto record, backend.DecodeRecordAt(key, value));
     if (record.header.hidden) ++hidden_counts[parts.ns];
     const std::string copy_key =
         layout::WithThread(key, layout::kCheckpointTag, source, target);
     RP_ASSIGN_OR_RETURN(
         const std::string copy,
-        impl.Resealed(key, copy_key, value, "checkpoint record"));
-    AddRecordCopy(impl, target, parts.ns, parts.checkpoint_id, copy_key, copy,
-                  record, batch);
+        backend.Resealed(key, copy_key, value, "checkpoint record"));
+    AddRecordCopy(backend, target, parts.ns, parts.checkpoint_id, copy_key,
+                  copy, record, batch);
   }
   for (const auto& [ns, count] : hidden_counts) {
-    SetHiddenCount(impl, batch, target, ns, count);
+    SetHiddenCount(backend, batch, target, ns, count);
   }
   return records.status("copy_thread");
 }
 
 // Blobs: the target ends up with the source's value under each copied key,
 // so copies read exactly what the source reads.
-Status CopyBlobs(const Impl& impl, const rocksdb::ReadOptions& read,
-                 std::string_view source, std::string_view target,
-                 rocksdb::WriteBatch& batch) {
-  PrefixScan values = impl.Scan(impl.blobs, read,
-                                layout::ThreadPrefix(layout::kBlobTag, source));
+Status CopyBlobs(const RocksDbCheckpointer& backend,
+                 const rocksdb::ReadOptions& read, std::string_view source,
+                 std::string_view target, rocksdb::WriteBatch& batch) {
+  PrefixScan values = backend.Scan(
+      backend.blobs, read, layout::ThreadPrefix(layout::kBlobTag, source));
   for (PrefixScan::Entry entry : values) {
     const std::string copy_key =
         layout::WithThread(entry.key(), layout::kBlobTag, source, target);
     RP_ASSIGN_OR_RETURN(
         const std::string copy,
-        impl.Resealed(entry.key(), copy_key, entry.value(), "blob record"));
-    batch.Put(impl.blobs, copy_key, copy);
+        backend.Resealed(entry.key(), copy_key, entry.value(), "blob record"));
+    batch.Put(backend.blobs, copy_key, copy);
   }
   return values.status("copy_thread");
 }
 
 // Every write key of `thread`.
-Result<std::set<std::string>> ReadWriteKeys(const Impl& impl,
+Result<std::set<std::string>> ReadWriteKeys(const RocksDbCheckpointer& backend,
                                             const rocksdb::ReadOptions& read,
                                             std::string_view thread) {
   std::set<std::string> keys;
-  PrefixScan scan = impl.Scan(impl.writes, read,
-                              layout::ThreadPrefix(layout::kWriteTag, thread));
+  PrefixScan scan = backend.Scan(
+      backend.writes, read, layout::ThreadPrefix(layout::kWriteTag, thread));
   for (PrefixScan::Entry entry : scan) keys.emplace(entry.key());
   RP_RETURN_IF_ERROR(scan.status("copy_thread"));
   return keys;
@@ -188,14 +186,14 @@ Result<std::set<std::string>> ReadWriteKeys(const Impl& impl,
 
 // Writes: the source's writes of a checkpoint replace the target's writes
 // of that checkpoint as a whole.
-Status CopyWrites(const Impl& impl, const rocksdb::ReadOptions& read,
-                  std::string_view source, std::string_view target,
-                  rocksdb::WriteBatch& batch) {
+Status CopyWrites(const RocksDbCheckpointer& backend,
+                  const rocksdb::ReadOptions& read, std::string_view source,
+                  std::string_view target, rocksdb::WriteBatch& batch) {
   RP_ASSIGN_OR_RETURN(const std::set<std::string> target_writes,
-                      ReadWriteKeys(impl, read, target));
+                      ReadWriteKeys(backend, read, target));
   std::string group;  // WritePrefix of the checkpoint being copied
-  PrefixScan pending = impl.Scan(
-      impl.writes, read, layout::ThreadPrefix(layout::kWriteTag, source));
+  PrefixScan pending = backend.Scan(
+      backend.writes, read, layout::ThreadPrefix(layout::kWriteTag, source));
   for (PrefixScan::Entry entry : pending) {
     const std::string_view key = entry.key();
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseWriteKey(key));
@@ -206,23 +204,23 @@ Status CopyWrites(const Impl& impl, const rocksdb::ReadOptions& read,
       const std::string upper = keys::TuplePrefixUpperBound(group);
       for (auto old = target_writes.lower_bound(group);
            old != target_writes.end() && *old < upper; ++old) {
-        batch.Delete(impl.writes, *old);
+        batch.Delete(backend.writes, *old);
       }
     }
     const std::string copy_key =
         layout::WithThread(key, layout::kWriteTag, source, target);
     RP_ASSIGN_OR_RETURN(
         const std::string copy,
-        impl.Resealed(key, copy_key, entry.value(), "write record"));
-    batch.Put(impl.writes, copy_key, copy);
+        backend.Resealed(key, copy_key, entry.value(), "write record"));
+    batch.Put(backend.writes, copy_key, copy);
   }
   return pending.status("copy_thread");
 }
 
 }  // namespace
 
-Status RocksDbCheckpointer::Impl::CopyThread(std::string_view source,
-                                             std::string_view target) {
+Status RocksDbCheckpointer::DoCopyThread(std::string_view source,
+                                         std::string_view target) {
   auto guard = locks.Lock({source, target});
   ScopedSnapshot snapshot(db.get());
   const rocksdb::ReadOptions read = snapshot.Read();

@@ -4,10 +4,12 @@
 
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
+#include "engine/validation.h"
 
 namespace rockpoint {
 
-Status RocksDbCheckpointer::Impl::Compact() {
+Status RocksDbCheckpointer::Compact() {
+  if (db == nullptr) return StoreClosedError();
   RP_RETURN_IF_ERROR(CheckWritable());
   RP_RETURN_IF_ERROR(
       ToStatus(db->Flush(rocksdb::FlushOptions(),
@@ -25,7 +27,8 @@ Status RocksDbCheckpointer::Impl::Compact() {
   return Status::OK();
 }
 
-Result<StoreStats> RocksDbCheckpointer::Impl::Stats() {
+Result<StoreStats> RocksDbCheckpointer::Stats() {
+  if (db == nullptr) return StoreClosedError();
   StoreStats stats;
   for (rocksdb::ColumnFamilyHandle* family :
        {checkpoints, blobs, writes, index, meta}) {

@@ -15,18 +15,17 @@ namespace rockpoint {
 namespace {
 
 namespace layout = rocksdb_layout;
-using Impl = RocksDbCheckpointer::Impl;
 
 // The checkpoint ids (key suffixes past the namespace prefix, in key
 // order) of the hidden-index entries of (thread, ns).
-Result<std::vector<std::string>> HiddenIds(const Impl& impl,
+Result<std::vector<std::string>> HiddenIds(const RocksDbCheckpointer& backend,
                                            const rocksdb::ReadOptions& read,
                                            std::string_view thread,
                                            std::string_view ns) {
   std::vector<std::string> ids;
   PrefixScan scan =
-      impl.Scan(impl.index, read,
-                layout::NamespacePrefix(layout::kHiddenTag, thread, ns));
+      backend.Scan(backend.index, read,
+                   layout::NamespacePrefix(layout::kHiddenTag, thread, ns));
   const size_t prefix_size = scan.prefix().size();
   for (PrefixScan::Entry entry : scan) {
     ids.emplace_back(entry.key().substr(prefix_size));
@@ -37,12 +36,13 @@ Result<std::vector<std::string>> HiddenIds(const Impl& impl,
 
 // Corruption unless (thread, ns) has as many hidden-index entries as its
 // hidden count says: an entry whose damaged key left the namespace.
-Status CheckHiddenCount(const Impl& impl, const rocksdb::ReadOptions& read,
+Status CheckHiddenCount(const RocksDbCheckpointer& backend,
+                        const rocksdb::ReadOptions& read,
                         std::string_view thread, std::string_view ns,
                         size_t entries) {
-  if (!impl.hidden_counts) return Status::OK();
+  if (!backend.hidden_counts) return Status::OK();
   RP_ASSIGN_OR_RETURN(const uint64_t count,
-                      ReadHiddenCount(impl, read, thread, ns));
+                      ReadHiddenCount(backend, read, thread, ns));
   if (count == entries) return Status::OK();
   return Status::Corruption(
       "hidden count " + keys::Describe(layout::HiddenCountKey(thread, ns)) +
@@ -56,14 +56,14 @@ Status CheckHiddenCount(const Impl& impl, const rocksdb::ReadOptions& read,
 // way (one merge of sorted keys), and the entries with the namespace's
 // hidden count: Corruption for a damaged index key that would otherwise
 // count a hidden checkpoint as visible.
-Result<uint64_t> CountVisible(const Impl& impl,
+Result<uint64_t> CountVisible(const RocksDbCheckpointer& backend,
                               const rocksdb::ReadOptions& read,
                               std::string_view thread, std::string_view ns) {
   RP_ASSIGN_OR_RETURN(std::vector<std::string> hidden,
-                      HiddenIds(impl, read, thread, ns));
+                      HiddenIds(backend, read, thread, ns));
   PrefixScan scan =
-      impl.Scan(impl.checkpoints, read,
-                layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
+      backend.Scan(backend.checkpoints, read,
+                   layout::NamespacePrefix(layout::kCheckpointTag, thread, ns));
   const size_t prefix_size = scan.prefix().size();
   uint64_t records = 0;
   size_t matched = 0;
@@ -82,25 +82,28 @@ Result<uint64_t> CountVisible(const Impl& impl,
         " names no checkpoint record (a damaged index; rockpoint verify "
         "reports every such entry)");
   }
-  RP_RETURN_IF_ERROR(CheckHiddenCount(impl, read, thread, ns, hidden.size()));
+  RP_RETURN_IF_ERROR(
+      CheckHiddenCount(backend, read, thread, ns, hidden.size()));
   return records - hidden.size();
 }
 
 // Fills count and latest of `info`; count 0 when nothing is visible.
-Status DescribeNamespace(const Impl& impl, const rocksdb::ReadOptions& read,
+Status DescribeNamespace(const RocksDbCheckpointer& backend,
+                         const rocksdb::ReadOptions& read,
                          std::string_view thread, NamespaceInfo& info) {
   const std::string_view ns = info.checkpoint_ns;
   RP_ASSIGN_OR_RETURN(info.checkpoint_count,
-                      CountVisible(impl, read, thread, ns));
+                      CountVisible(backend, read, thread, ns));
   if (info.checkpoint_count == 0) return Status::OK();
 
   PrefixScan scan =
-      impl.Scan(impl.checkpoints, read,
-                layout::NamespacePrefix(layout::kCheckpointTag, thread, ns),
-                ScanOrder::kReverse);
+      backend.Scan(backend.checkpoints, read,
+                   layout::NamespacePrefix(layout::kCheckpointTag, thread, ns),
+                   ScanOrder::kReverse);
   for (PrefixScan::Entry entry : scan) {
     const std::string_view key = entry.key();
-    RP_ASSIGN_OR_RETURN(auto record, impl.DecodeRecordAt(key, entry.value()));
+    RP_ASSIGN_OR_RETURN(auto record,
+                        backend.DecodeRecordAt(key, entry.value()));
     if (record.header.hidden) continue;
     RP_ASSIGN_OR_RETURN(auto parts, layout::ParseCheckpointKey(key));
     info.latest_checkpoint_id = std::move(parts.checkpoint_id);
@@ -112,7 +115,7 @@ Status DescribeNamespace(const Impl& impl, const rocksdb::ReadOptions& read,
 
 }  // namespace
 
-Result<ThreadPage> RocksDbCheckpointer::Impl::ListThreads(
+Result<ThreadPage> RocksDbCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
   ThreadPage page;
   ScopedSnapshot snapshot(db.get());

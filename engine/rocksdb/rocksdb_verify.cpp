@@ -18,7 +18,6 @@ namespace rockpoint {
 namespace {
 
 namespace layout = rocksdb_layout;
-using Impl = RocksDbCheckpointer::Impl;
 using CheckpointId = std::tuple<std::string, std::string, std::string>;
 using NamespaceId = std::pair<std::string, std::string>;
 
@@ -44,8 +43,8 @@ struct IndexEntries {
 
 class Verifier {
  public:
-  Verifier(Impl& impl, const VerifyProgressFn& progress)
-      : impl_(impl), progress_(progress), snapshot_(impl.db.get()) {}
+  Verifier(RocksDbCheckpointer& backend, const VerifyProgressFn& progress)
+      : backend_(backend), progress_(progress), snapshot_(backend.db.get()) {}
 
   Result<VerifyReport> Run() {
     RP_RETURN_IF_ERROR(ScanCheckpoints());
@@ -75,7 +74,7 @@ class Verifier {
   // Scans every entry of `family`, calling `visit(key, value)`.
   template <typename Visit>
   Status ScanAll(rocksdb::ColumnFamilyHandle* family, Visit visit) {
-    PrefixScan scan = impl_.Scan(family, snapshot_.Read(), "");
+    PrefixScan scan = backend_.Scan(family, snapshot_.Read(), "");
     for (PrefixScan::Entry entry : scan) {
       visit(entry.key(), entry.value());
       Tick();
@@ -99,7 +98,7 @@ class Verifier {
                                          std::string_view value,
                                          const char* what,
                                          std::string* buffer) {
-    auto plain = impl_.Plain(key, value, what, buffer);
+    auto plain = backend_.Plain(key, value, what, buffer);
     if (plain.ok()) return *plain;
     Problem("error", "record-authenticates", key, plain.status().message());
     return std::nullopt;
@@ -120,7 +119,7 @@ class Verifier {
   void CheckHiddenCounts();
   void CheckParents();
 
-  Impl& impl_;
+  RocksDbCheckpointer& backend_;
   const VerifyProgressFn& progress_;
   ScopedSnapshot snapshot_;
   VerifyReport report_;
@@ -131,7 +130,7 @@ class Verifier {
 
 Status Verifier::ScanCheckpoints() {
   return ScanAll(
-      impl_.checkpoints, [&](std::string_view key, std::string_view value) {
+      backend_.checkpoints, [&](std::string_view key, std::string_view value) {
         auto parts = layout::ParseCheckpointKey(key);
         if (!parts.ok()) {
           Problem("error", "key-parses", key, parts.status().message());
@@ -176,9 +175,9 @@ void Verifier::CheckValuesPresent(const layout::CheckpointKeyParts& id,
     const std::string key = layout::BlobKey(id.thread, id.ns, channel, version);
     value.Reset();
     const rocksdb::Status status =
-        impl_.db->Get(read, impl_.blobs, key, &value);
+        backend_.db->Get(read, backend_.blobs, key, &value);
     if (!status.IsNotFound()) continue;  // read errors: ScanBlobs reports.
-    Status missing = impl_.CheckMissingValue(
+    Status missing = backend_.CheckMissingValue(
         read, id.thread, id.ns, id.checkpoint_id, header.stored_channels,
         header.parent_id, channel, version, key);
     if (!missing.ok()) {
@@ -189,7 +188,7 @@ void Verifier::CheckValuesPresent(const layout::CheckpointKeyParts& id,
 
 Status Verifier::ScanBlobs() {
   return ScanAll(
-      impl_.blobs, [&](std::string_view key, std::string_view value) {
+      backend_.blobs, [&](std::string_view key, std::string_view value) {
         auto parts = layout::ParseBlobKey(key);
         if (!parts.ok()) {
           Problem("error", "key-parses", key, parts.status().message());
@@ -210,8 +209,8 @@ Status Verifier::ScanBlobs() {
 }
 
 Status Verifier::ScanWrites() {
-  return ScanAll(impl_.writes, [&](std::string_view key,
-                                   std::string_view value) {
+  return ScanAll(backend_.writes, [&](std::string_view key,
+                                      std::string_view value) {
     auto parts = layout::ParseWriteKey(key);
     if (!parts.ok()) {
       Problem("error", "key-parses", key, parts.status().message());
@@ -243,8 +242,8 @@ Status Verifier::ScanWrites() {
 }
 
 Status Verifier::ScanIndex() {
-  return ScanAll(impl_.index, [&](std::string_view key,
-                                  std::string_view value) {
+  return ScanAll(backend_.index, [&](std::string_view key,
+                                     std::string_view value) {
     ++report_.index_entries;
     keys::TupleReader reader(key);
     std::string tag;
@@ -335,7 +334,7 @@ Status Verifier::ScanIndex() {
 Status Verifier::CheckMeta() {
   bool has_version = false;
   RP_RETURN_IF_ERROR(
-      ScanAll(impl_.meta, [&](std::string_view key, std::string_view value) {
+      ScanAll(backend_.meta, [&](std::string_view key, std::string_view value) {
         if (key == layout::MetaKey(layout::kFormatVersionMeta))
           has_version = true;
       }));
@@ -382,7 +381,7 @@ void Verifier::CheckRecordsAgainstIndex() {
 // Each namespace's hd entries against its hidden count, in a store whose
 // format keeps them.
 void Verifier::CheckHiddenCounts() {
-  if (!impl_.hidden_counts) return;
+  if (!backend_.hidden_counts) return;
   std::map<NamespaceId, uint64_t> entries;
   for (const CheckpointId& id : index_.hidden) {
     ++entries[{std::get<0>(id), std::get<1>(id)}];
@@ -425,7 +424,7 @@ void Verifier::CheckParents() {
 
 Result<VerifyReport> VerifyStore(RocksDbCheckpointer& store,
                                  const VerifyProgressFn& progress) {
-  Verifier verifier(ImplOf(store), progress);
+  Verifier verifier(store, progress);
   return verifier.Run();
 }
 

@@ -3,7 +3,8 @@
 // a few thousand instructions):
 //
 //   * user bytes: the data size of every batch the store writes, added by
-//     the store's write path (Impl::Write) after RocksDB accepted it;
+//     the store's write path (RocksDbCheckpointer::Write) after RocksDB
+//     accepted it;
 //   * compaction bytes: the table and blob file bytes every finished
 //     compaction wrote, added by RocksDB's OnCompactionCompleted callback.
 //

@@ -165,8 +165,9 @@ Status CopySealedWrites(Database* db, const RecordCipher& cipher,
 
 }  // namespace
 
-Status SqliteCheckpointer::Impl::CopyThread(std::string_view source,
-                                            std::string_view target) {
+Status SqliteCheckpointer::DoCopyThread(std::string_view source,
+                                        std::string_view target) {
+  base::MutexLock lock(&mu_);
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
   RP_RETURN_IF_ERROR(CheckEncryptionUnchanged());
   RP_ASSIGN_OR_RETURN(const bool target_has_checkpoints,

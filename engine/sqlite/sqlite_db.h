@@ -7,7 +7,7 @@
 // translated into Status here and nowhere else (SqliteStatus).
 //
 // Thread-safety: none. A Database and everything obtained from it must be
-// used by one thread at a time (SqliteCheckpointer::Impl serializes calls on
+// used by one thread at a time (SqliteCheckpointer serializes calls on
 // its mutex).
 #pragma once
 

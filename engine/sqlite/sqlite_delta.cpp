@@ -156,8 +156,9 @@ Status ReadChainWrites(Database* db, const RecordCipher* cipher,
 
 }  // namespace
 
-Result<DeltaHistory> SqliteCheckpointer::Impl::GetDeltaChannelHistory(
+Result<DeltaHistory> SqliteCheckpointer::DoGetDeltaChannelHistory(
     const CheckpointConfig& config, const std::vector<std::string>& channels) {
+  base::MutexLock lock(&mu_);
   DeltaHistory history;
   if (channels.empty()) return history;
   for (const std::string& channel : channels) history[channel];

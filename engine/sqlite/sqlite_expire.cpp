@@ -56,7 +56,7 @@ Result<uint64_t> SumOf(Database* db, const char* sql, std::string_view thread,
 
 }  // namespace
 
-Result<uint64_t> SqliteCheckpointer::Impl::PlannedBytes(
+Result<uint64_t> SqliteCheckpointer::PlannedBytes(
     std::string_view thread_id, std::string_view checkpoint_ns,
     const RetentionPlan& plan) {
   uint64_t bytes = 0;
@@ -94,8 +94,9 @@ Result<uint64_t> SqliteCheckpointer::Impl::PlannedBytes(
   return bytes;
 }
 
-Result<RetentionReport> SqliteCheckpointer::Impl::Expire(
+Result<RetentionReport> SqliteCheckpointer::DoExpire(
     const std::vector<std::string>& thread_ids, const ExpiryRule& rule) {
+  base::MutexLock lock(&mu_);
   RetentionReport report;
   if (thread_ids.empty()) return report;
   RP_ASSIGN_OR_RETURN(Transaction txn, rule.dry_run

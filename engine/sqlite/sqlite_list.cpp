@@ -24,8 +24,8 @@ constexpr size_t kPageRows = 64;
 
 class SqliteListCursor final : public TupleCursor {
  public:
-  SqliteListCursor(SqliteCheckpointer::Impl* impl, ListOptions options)
-      : impl_(impl), options_(std::move(options)) {
+  SqliteListCursor(SqliteCheckpointer* store, ListOptions options)
+      : store_(store), options_(std::move(options)) {
     if (options_.config) {
       thread_id_ = options_.config->thread_id;
       checkpoint_ns_ = options_.config->checkpoint_ns;
@@ -69,14 +69,14 @@ class SqliteListCursor final : public TupleCursor {
       }
       if (!filtered_) page = std::min(page, *remaining_);
     }
-    base::MutexLock lock(&impl_->mu());
-    RP_RETURN_IF_ERROR(impl_->CheckOpen());
-    RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(impl_->db()));
+    base::MutexLock lock(&store_->mu());
+    RP_RETURN_IF_ERROR(store_->CheckOpen());
+    RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(store_->db()));
     std::vector<SqliteCheckpointRow> rows;
     {
       RP_ASSIGN_OR_RETURN(
           Statement select,
-          impl_->db()->Prepare(sqlite_queries::ListPageQuery(
+          store_->db()->Prepare(sqlite_queries::ListPageQuery(
               thread_id_.has_value(), checkpoint_ns_.has_value(),
               checkpoint_id_.has_value(), before_.has_value(),
               last_.has_value(), options_.include_hidden)));
@@ -104,10 +104,10 @@ class SqliteListCursor final : public TupleCursor {
     }
     for (SqliteCheckpointRow& row : rows) {
       last_ = Key{row.checkpoint_id, row.thread_id, row.checkpoint_ns};
-      RP_ASSIGN_OR_RETURN(Metadata metadata, impl_->DecodeRowMetadata(row));
+      RP_ASSIGN_OR_RETURN(Metadata metadata, store_->DecodeRowMetadata(row));
       if (filtered_ && !MetadataMatches(metadata, options_.filter)) continue;
       RP_ASSIGN_OR_RETURN(CheckpointTuple tuple,
-                          impl_->BuildTuple(row, std::move(metadata)));
+                          store_->BuildTuple(row, std::move(metadata)));
       buffer_.push_back(std::move(tuple));
       if (remaining_ && --*remaining_ == 0) {
         exhausted_ = true;
@@ -123,7 +123,7 @@ class SqliteListCursor final : public TupleCursor {
     std::string checkpoint_ns;
   };
 
-  SqliteCheckpointer::Impl* const impl_;
+  SqliteCheckpointer* const store_;
   const ListOptions options_;
   std::optional<std::string> thread_id_;
   std::optional<std::string> checkpoint_ns_;
@@ -169,13 +169,14 @@ std::string sqlite_queries::ListPageQuery(bool thread, bool ns, bool id,
   return sql;
 }
 
-std::unique_ptr<TupleCursor> MakeSqliteListCursor(
-    SqliteCheckpointer::Impl* impl, ListOptions options) {
-  return std::make_unique<SqliteListCursor>(impl, std::move(options));
+std::unique_ptr<TupleCursor> MakeSqliteListCursor(SqliteCheckpointer* store,
+                                                  ListOptions options) {
+  return std::make_unique<SqliteListCursor>(store, std::move(options));
 }
 
-Result<ThreadPage> SqliteCheckpointer::Impl::ListThreads(
+Result<ThreadPage> SqliteCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
+  base::MutexLock lock(&mu_);
   // One row per visible (thread, ns); SQLite takes the bare column `ts`
   // from the row holding MAX(checkpoint_id).
   static const std::string kGroups =

@@ -6,13 +6,12 @@
 namespace rockpoint {
 
 Result<std::vector<WriteLocation>> SqliteCheckpointer::FindOrphanWrites() {
-  base::MutexLock lock(&impl_->mu());
-  RP_RETURN_IF_ERROR(impl_->CheckOpen());
+  base::MutexLock lock(&mu_);
+  RP_RETURN_IF_ERROR(CheckOpen());
   using sqlite_internal::Statement;
   using sqlite_internal::Transaction;
-  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(impl_->db()));
-  RP_ASSIGN_OR_RETURN(Statement select,
-                      impl_->db()->Prepare(kSelectOrphanWritesSql));
+  RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(db()));
+  RP_ASSIGN_OR_RETURN(Statement select, db()->Prepare(kSelectOrphanWritesSql));
   std::vector<WriteLocation> orphans;
   while (true) {
     RP_ASSIGN_OR_RETURN(bool row, select.Step());

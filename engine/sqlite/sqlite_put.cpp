@@ -40,9 +40,10 @@ void BindOptional(Statement& statement, int index,
 
 }  // namespace
 
-Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
+Result<CheckpointConfig> SqliteCheckpointer::DoPut(
     const CheckpointConfig& config, const Checkpoint& checkpoint,
     const Metadata& metadata, const ChannelVersions& new_versions) {
+  base::MutexLock lock(&mu_);
   const std::string& thread_id = *config.thread_id;
   const std::string_view ns = NamespaceOf(config);
 
@@ -108,9 +109,11 @@ Result<CheckpointConfig> SqliteCheckpointer::Impl::Put(
   return CheckpointConfig{thread_id, std::string(ns), checkpoint.id};
 }
 
-Status SqliteCheckpointer::Impl::PutWrites(
-    const CheckpointConfig& config, const std::vector<ChannelWrite>& writes,
-    std::string_view task_id, std::string_view task_path) {
+Status SqliteCheckpointer::DoPutWrites(const CheckpointConfig& config,
+                                       const std::vector<ChannelWrite>& writes,
+                                       std::string_view task_id,
+                                       std::string_view task_path) {
+  base::MutexLock lock(&mu_);
   if (writes.empty()) return Status::OK();
   static const std::string kInsertRegular =
       std::string("INSERT OR IGNORE") + kInsertWriteColumns;

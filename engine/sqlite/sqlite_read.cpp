@@ -73,8 +73,7 @@ std::string CheckpointRowName(std::string_view thread_id,
       {thread_id, checkpoint_ns, checkpoint_id});
 }
 
-Result<std::optional<SqliteCheckpointRow>>
-SqliteCheckpointer::Impl::FindVisibleRow(
+Result<std::optional<SqliteCheckpointRow>> SqliteCheckpointer::FindVisibleRow(
     std::string_view thread_id, std::string_view checkpoint_ns,
     const std::optional<std::string>& checkpoint_id) {
   RP_ASSIGN_OR_RETURN(
@@ -89,7 +88,7 @@ SqliteCheckpointer::Impl::FindVisibleRow(
   return std::optional<SqliteCheckpointRow>(ReadCheckpointRow(select));
 }
 
-Result<Metadata> SqliteCheckpointer::Impl::DecodeRowMetadata(
+Result<Metadata> SqliteCheckpointer::DecodeRowMetadata(
     SqliteCheckpointRow& row) {
   if (cipher() == nullptr) {
     return sqlite_records::DecodePlainMetadata(row.key(), row.metadata);
@@ -102,8 +101,8 @@ Result<Metadata> SqliteCheckpointer::Impl::DecodeRowMetadata(
   return std::move(decoded.metadata);
 }
 
-Result<CheckpointTuple> SqliteCheckpointer::Impl::BuildTuple(
-    SqliteCheckpointRow& row, Metadata metadata) {
+Result<CheckpointTuple> SqliteCheckpointer::BuildTuple(SqliteCheckpointRow& row,
+                                                       Metadata metadata) {
   if (!row.decoded && cipher() != nullptr) {
     RP_RETURN_IF_ERROR(DecodeRowMetadata(row).status());
   }
@@ -144,7 +143,7 @@ Result<CheckpointTuple> SqliteCheckpointer::Impl::BuildTuple(
   return tuple;
 }
 
-Result<std::map<std::string, TypedValue>> SqliteCheckpointer::Impl::LoadValues(
+Result<std::map<std::string, TypedValue>> SqliteCheckpointer::LoadValues(
     std::string_view thread_id, std::string_view checkpoint_ns,
     const ChannelVersions& versions, std::set<std::string>* present) {
   std::map<std::string, TypedValue> values;
@@ -180,7 +179,7 @@ Result<std::map<std::string, TypedValue>> SqliteCheckpointer::Impl::LoadValues(
   return values;
 }
 
-Status SqliteCheckpointer::Impl::CheckMissingValue(
+Status SqliteCheckpointer::CheckMissingValue(
     std::string_view thread_id, std::string_view checkpoint_ns,
     std::string_view checkpoint_id,
     const std::vector<std::string>& stored_channels,
@@ -221,7 +220,7 @@ Status SqliteCheckpointer::Impl::CheckMissingValue(
       PrintableBytes(*storer) + " stored it");
 }
 
-Result<std::vector<PendingWrite>> SqliteCheckpointer::Impl::LoadWrites(
+Result<std::vector<PendingWrite>> SqliteCheckpointer::LoadWrites(
     std::string_view thread_id, std::string_view checkpoint_ns,
     std::string_view checkpoint_id) {
   RP_ASSIGN_OR_RETURN(Statement select,
@@ -251,8 +250,9 @@ Result<std::vector<PendingWrite>> SqliteCheckpointer::Impl::LoadWrites(
   return writes;
 }
 
-Result<std::optional<CheckpointTuple>> SqliteCheckpointer::Impl::GetTuple(
+Result<std::optional<CheckpointTuple>> SqliteCheckpointer::DoGetTuple(
     const CheckpointConfig& config) {
+  base::MutexLock lock(&mu_);
   if (!config.thread_id) return std::optional<CheckpointTuple>();
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginRead(db()));
   RP_ASSIGN_OR_RETURN(std::optional<SqliteCheckpointRow> row,

@@ -162,7 +162,7 @@ Status RekeyWrites(Database* db, const RecordCipher* from,
 
 }  // namespace
 
-Status SqliteCheckpointer::Impl::Rekey(
+Status SqliteCheckpointer::RewriteUnderKey(
     const std::optional<EncryptionOptions>& new_encryption) {
   // The new cipher and what the store keeps for it, as for a new store: a
   // new store id and key check (nothing for a plaintext store).

@@ -179,10 +179,9 @@ Status DeleteBlobRow(Database* db, std::string_view thread_id,
 
 }  // namespace
 
-Result<SqliteCheckpointer::Impl::RetentionPlan>
-SqliteCheckpointer::Impl::PlanRetention(std::string_view thread_id,
-                                        std::string_view checkpoint_ns,
-                                        const std::set<std::string>& doomed) {
+Result<SqliteCheckpointer::RetentionPlan> SqliteCheckpointer::PlanRetention(
+    std::string_view thread_id, std::string_view checkpoint_ns,
+    const std::set<std::string>& doomed) {
   RP_ASSIGN_OR_RETURN(const auto nodes,
                       ReadNodes(db(), cipher(), thread_id, checkpoint_ns));
   RP_ASSIGN_OR_RETURN(const auto blob_empty,
@@ -211,9 +210,9 @@ SqliteCheckpointer::Impl::PlanRetention(std::string_view thread_id,
   return plan;
 }
 
-Status SqliteCheckpointer::Impl::ApplyRetention(std::string_view thread_id,
-                                                std::string_view checkpoint_ns,
-                                                const RetentionPlan& plan) {
+Status SqliteCheckpointer::ApplyRetention(std::string_view thread_id,
+                                          std::string_view checkpoint_ns,
+                                          const RetentionPlan& plan) {
   for (const std::string& id : plan.hide) {
     RP_RETURN_IF_ERROR(HideCheckpointRow(db(), thread_id, checkpoint_ns, id));
   }
@@ -227,7 +226,7 @@ Status SqliteCheckpointer::Impl::ApplyRetention(std::string_view thread_id,
   return Status::OK();
 }
 
-Status SqliteCheckpointer::Impl::RetainNamespace(
+Status SqliteCheckpointer::RetainNamespace(
     std::string_view thread_id, std::string_view checkpoint_ns,
     const std::set<std::string>& doomed) {
   RP_ASSIGN_OR_RETURN(const RetentionPlan plan,
@@ -235,7 +234,8 @@ Status SqliteCheckpointer::Impl::RetainNamespace(
   return ApplyRetention(thread_id, checkpoint_ns, plan);
 }
 
-Status SqliteCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
+Status SqliteCheckpointer::DoDeleteThread(std::string_view thread_id) {
+  base::MutexLock lock(&mu_);
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
   for (const char* sql :
        {"DELETE FROM checkpoints WHERE thread_id = ?1",
@@ -248,8 +248,9 @@ Status SqliteCheckpointer::Impl::DeleteThread(std::string_view thread_id) {
   return txn.Commit();
 }
 
-Status SqliteCheckpointer::Impl::DeleteForRuns(
+Status SqliteCheckpointer::DoDeleteForRuns(
     const std::vector<std::string>& run_ids) {
+  base::MutexLock lock(&mu_);
   if (run_ids.empty()) return Status::OK();
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
   // (thread, ns) -> its visible checkpoints of the runs.
@@ -271,7 +272,7 @@ Status SqliteCheckpointer::Impl::DeleteForRuns(
   return txn.Commit();
 }
 
-Result<bool> SqliteCheckpointer::Impl::HasCheckpoints(std::string_view thread) {
+Result<bool> SqliteCheckpointer::HasCheckpoints(std::string_view thread) {
   RP_ASSIGN_OR_RETURN(
       Statement probe,
       db()->Prepare("SELECT 1 FROM checkpoints WHERE thread_id = ?1 LIMIT 1"));
@@ -279,8 +280,8 @@ Result<bool> SqliteCheckpointer::Impl::HasCheckpoints(std::string_view thread) {
   return probe.Step();
 }
 
-Status SqliteCheckpointer::Impl::HideCheckpoint(
-    const CheckpointConfig& config) {
+Status SqliteCheckpointer::DoHideCheckpoint(const CheckpointConfig& config) {
+  base::MutexLock lock(&mu_);
   RP_ASSIGN_OR_RETURN(Transaction txn, Transaction::BeginWrite(db()));
   // The hidden column is authoritative; the partial indexes drop the row.
   RP_ASSIGN_OR_RETURN(Statement hide,
@@ -294,9 +295,9 @@ Status SqliteCheckpointer::Impl::HideCheckpoint(
   return txn.Commit();
 }
 
-Status SqliteCheckpointer::Impl::Prune(
-    const std::vector<std::string>& thread_ids, PruneStrategy strategy,
-    size_t keep_last) {
+Status SqliteCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
+                                   PruneStrategy strategy, size_t keep_last) {
+  base::MutexLock lock(&mu_);
   if (thread_ids.empty()) return Status::OK();
   if (strategy == PruneStrategy::kDelete) {
     // Nothing survives, so nothing needs delta safety.

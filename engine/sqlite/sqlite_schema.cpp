@@ -184,11 +184,12 @@ Status WriteStoredEncryption(Database* db, const StoredEncryption& stored) {
   return Status::OK();
 }
 
-Status SqliteCheckpointer::Impl::CheckOpen() const {
+Status SqliteCheckpointer::CheckOpen() const {
   return db_ ? Status::OK() : StoreClosedError();
 }
 
-Status SqliteCheckpointer::Impl::Close() {
+Status SqliteCheckpointer::DoClose() {
+  base::MutexLock lock(&mu_);
   if (!db_) return Status::OK();
   Status closed = db_->Close();
   if (closed.IsBusy()) return closed;
@@ -196,7 +197,7 @@ Status SqliteCheckpointer::Impl::Close() {
   return closed;
 }
 
-Status SqliteCheckpointer::Impl::Initialize() {
+Status SqliteCheckpointer::Initialize() {
   base::MutexLock lock(&mu_);
   sqlite3_busy_timeout(db_->handle(), kBusyTimeoutMs);
   const bool read_only = options_.read_only;
@@ -253,7 +254,7 @@ Status SqliteCheckpointer::Impl::Initialize() {
   return txn.Commit();
 }
 
-Status SqliteCheckpointer::Impl::SetUpEncryption() {
+Status SqliteCheckpointer::SetUpEncryption() {
   RP_ASSIGN_OR_RETURN(const StoredEncryption stored,
                       ReadStoredEncryption(db_.get()));
   bool has_records = false;
@@ -280,7 +281,7 @@ Status SqliteCheckpointer::Impl::SetUpEncryption() {
   return Status::OK();
 }
 
-Status SqliteCheckpointer::Impl::CheckEncryptionUnchanged() {
+Status SqliteCheckpointer::CheckEncryptionUnchanged() {
   RP_ASSIGN_OR_RETURN(std::optional<std::string> stored,
                       ReadMeta(db(), kStoreIdName));
   if (stored.value_or("") == store_id_) return Status::OK();

@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <string>
 
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "rockpoint/memory_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 #include "runtime/runtime_measure.h"
 
 using namespace rockpoint;

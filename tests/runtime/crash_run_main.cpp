@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "runtime/crash_graph.h"
 
 using namespace rockpoint;

@@ -21,9 +21,9 @@
 
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "rockpoint/forwarding_checkpointer.h"
 #include "rockpoint/memory_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 #include "rockpoint/runtime/runtime.h"
 
 namespace rockpoint::testing {

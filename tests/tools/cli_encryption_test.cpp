@@ -3,8 +3,8 @@
 // clear errors without it or with a wrong one, verify, and rekey to another
 // key and back to plaintext, on RocksDB, SQLite and JSONL stores.
 #include "engine/delta_helpers.h"
-#include "rockpoint/jsonl_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "engine/jsonl/jsonl_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "tools/cli_harness.h"
 
 namespace rockpoint::cli_test {

@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "engine/contract_helpers.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/msgpack_codec.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 extern char** environ;
 

@@ -1,5 +1,5 @@
 // `.jsonl` stores end to end: they are journals of the JSONL backend
-// (rockpoint/jsonl_checkpointer.h), created by import, changed in place,
+// (engine/jsonl/jsonl_checkpointer.h), created by import, changed in place,
 // read without a lock, locked against a second writer, compacted by
 // `compact`, readable by `import` like an export; an export where a store
 // is expected is refused with the command that converts it.

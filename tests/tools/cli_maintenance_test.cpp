@@ -3,10 +3,10 @@
 // report, and a store of a newer format that every command refuses.
 #include <set>
 
+#include "engine/jsonl/jsonl_checkpointer.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "keys/tuple.h"
-#include "rockpoint/jsonl_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
 #include "tools/cli_harness.h"
 
 namespace rockpoint::cli_test {

@@ -2,8 +2,8 @@
 // RocksDB, SQLite and JSONL stores: a dry run without --yes, the same
 // figures applied with it, a question on a terminal, clear errors.
 #include "engine/delta_helpers.h"
-#include "rockpoint/jsonl_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "engine/jsonl/jsonl_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "tools/cli_harness.h"
 
 namespace rockpoint::cli_test {

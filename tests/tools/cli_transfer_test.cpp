@@ -1,7 +1,7 @@
 // `rockpoint export` / `import` end to end: the JSONL format round-trips a
 // store exactly, across RocksDB, SQLite and JSONL journals, and bad input is
 // refused before anything is written.
-#include "rockpoint/sqlite_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "tools/cli_harness.h"
 
 namespace rockpoint::cli_test {

@@ -1,9 +1,9 @@
 // OpenBackend and RekeyBackend (engine/open/openers.h) over every backend.
 #include "engine/open/openers.h"
 
-#include "rockpoint/jsonl_checkpointer.h"
-#include "rockpoint/postgres_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "engine/jsonl/jsonl_checkpointer.h"
+#include "engine/postgres/postgres_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 
 namespace rockpoint {
 namespace {

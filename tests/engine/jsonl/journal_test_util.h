@@ -18,7 +18,7 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/delta_helpers.h"
-#include "rockpoint/jsonl_checkpointer.h"
+#include "engine/jsonl/jsonl_checkpointer.h"
 
 namespace rockpoint::testing::journal {
 

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "engine/contract_suite.h"
+#include "engine/jsonl/jsonl_checkpointer.h"
 #include "rockpoint/encryption.h"
-#include "rockpoint/jsonl_checkpointer.h"
 
 namespace {
 

@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/jsonl/jsonl_checkpointer.h"
 #include "engine/rocksdb/chain_workload.h"
 #include "engine/rocksdb/crash_checks.h"
 #include "engine/rocksdb/crash_protocol.h"
 #include "engine/rocksdb/process_helpers.h"
-#include "rockpoint/jsonl_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

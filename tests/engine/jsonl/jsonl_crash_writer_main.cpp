@@ -10,8 +10,8 @@
 #include <memory>
 #include <string>
 
+#include "engine/jsonl/jsonl_checkpointer.h"
 #include "engine/rocksdb/crash_writer.h"
-#include "rockpoint/jsonl_checkpointer.h"
 
 namespace {
 

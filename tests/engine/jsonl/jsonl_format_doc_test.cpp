@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "engine/contract_helpers.h"
+#include "engine/jsonl/jsonl_checkpointer.h"
 #include "engine/record_cipher.h"
 #include "engine/record_names.h"
 #include "formats/json_text.h"
 #include "keys/tuple.h"
-#include "rockpoint/jsonl_checkpointer.h"
 #include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::testing {

@@ -1,8 +1,8 @@
 // JsonlCheckpointer::FindOrphanWrites, before and after a replay.
 #include <doctest/doctest.h>
 
+#include "engine/jsonl/jsonl_checkpointer.h"
 #include "engine/orphan_writes_cases.h"
-#include "rockpoint/jsonl_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

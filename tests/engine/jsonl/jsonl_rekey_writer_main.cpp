@@ -12,9 +12,9 @@
 #include <optional>
 #include <string>
 
+#include "engine/jsonl/jsonl_checkpointer.h"
 #include "engine/rocksdb/crash_writer.h"
 #include "rockpoint/encryption.h"
-#include "rockpoint/jsonl_checkpointer.h"
 
 namespace {
 

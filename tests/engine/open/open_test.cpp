@@ -11,11 +11,11 @@
 #include <string>
 
 #include "engine/contract_helpers.h"
-#include "rockpoint/jsonl_checkpointer.h"
+#include "engine/jsonl/jsonl_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "rockpoint/memory_checkpointer.h"
 #include "rockpoint/retention_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
 #include "temp_dir.h"
 
 namespace rockpoint {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/postgres/postgres_checkpointer.h"
 #include "engine/postgres/postgres_test_server.h"
 #include "engine/rocksdb/process_helpers.h"
 #include "engine/store_builders.h"
-#include "rockpoint/postgres_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {
@@ -64,9 +64,9 @@ TEST_CASE("postgres: 4 writer processes on shared and own threads") {
   size_t total = 0;
   for (const auto& [thread, ids] : acked) {
     CAPTURE(thread);
-    CHECK(ids.size() ==
-          static_cast<size_t>(thread.starts_with("shared") ? kWriters * kRounds
-                                                           : kRounds));
+    CHECK(ids.size() == static_cast<size_t>(thread.starts_with("shared")
+                                                ? kWriters * kRounds
+                                                : kRounds));
     auto all = store->ListAll(ListOf(Cfg(thread)));
     REQUIRE_MESSAGE(all.ok(), all.status().ToString());
     const std::vector<CheckpointTuple>& listed = *all;

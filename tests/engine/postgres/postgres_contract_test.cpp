@@ -16,8 +16,8 @@
 #include <string>
 
 #include "engine/contract_suite.h"
+#include "engine/postgres/postgres_checkpointer.h"
 #include "engine/postgres/postgres_test_server.h"
-#include "rockpoint/postgres_checkpointer.h"
 
 namespace {
 

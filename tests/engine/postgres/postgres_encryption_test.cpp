@@ -21,9 +21,9 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/delta_helpers.h"
+#include "engine/postgres/postgres_checkpointer.h"
 #include "engine/postgres/postgres_test_server.h"
 #include "rockpoint/encryption.h"
-#include "rockpoint/postgres_checkpointer.h"
 
 namespace rockpoint {
 namespace {

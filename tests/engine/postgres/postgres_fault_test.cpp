@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "engine/contract_helpers.h"
+#include "engine/postgres/postgres_checkpointer.h"
 #include "engine/postgres/postgres_test_server.h"
-#include "rockpoint/postgres_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {
@@ -157,7 +157,6 @@ TEST_CASE("postgres: a session the server ends fails one call, then recovers") {
   RP_REQUIRE_OK(store->Close());
 }
 
-
 TEST_CASE("postgres: a put the server ends mid-call writes nothing") {
   Database db("midput");
   std::unique_ptr<PostgresCheckpointer> store = Unwrap(OpenAt(db.url()));
@@ -198,10 +197,10 @@ TEST_CASE("postgres: a server restart fails the calls meanwhile, then heals") {
   // test.
   TempDir dir;
   // The server runs as another user (tools/pg_server.sh), who must reach it.
-  std::filesystem::permissions(dir.path(),
-                               std::filesystem::perms::others_exec |
-                                   std::filesystem::perms::group_exec,
-                               std::filesystem::perm_options::add);
+  std::filesystem::permissions(
+      dir.path(),
+      std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+      std::filesystem::perm_options::add);
   const std::string script =
       std::string(ROCKPOINT_SOURCE_DIR) + "/tools/pg_server.sh";
   const std::string start = script + " start " + dir.Sub("pg") + " 2>&1";
@@ -227,8 +226,9 @@ TEST_CASE("postgres: a server restart fails the calls meanwhile, then heals") {
   CHECK(Ids(Collect(*store, ListOf(Cfg("t")))) == "cp0003 cp0001");
   RP_REQUIRE_OK(store->Close());
   store.reset();
-  CHECK(std::system((script + " stop " + dir.Sub("pg") + " >/dev/null 2>&1")
-                        .c_str()) == 0);
+  CHECK(std::system(
+            (script + " stop " + dir.Sub("pg") + " >/dev/null 2>&1").c_str()) ==
+        0);
 }
 
 }  // namespace

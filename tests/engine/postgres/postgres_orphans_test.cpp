@@ -2,8 +2,8 @@
 #include <doctest/doctest.h>
 
 #include "engine/orphan_writes_cases.h"
+#include "engine/postgres/postgres_checkpointer.h"
 #include "engine/postgres/postgres_test_server.h"
-#include "rockpoint/postgres_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

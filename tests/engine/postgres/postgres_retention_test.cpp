@@ -5,9 +5,9 @@
 
 #include <memory>
 
+#include "engine/postgres/postgres_checkpointer.h"
 #include "engine/postgres/postgres_test_server.h"
 #include "engine/retention_concurrency.h"
-#include "rockpoint/postgres_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

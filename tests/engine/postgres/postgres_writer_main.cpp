@@ -10,8 +10,8 @@
 #include <map>
 #include <string>
 
+#include "engine/postgres/postgres_checkpointer.h"
 #include "engine/store_builders.h"
-#include "rockpoint/postgres_checkpointer.h"
 
 namespace {
 

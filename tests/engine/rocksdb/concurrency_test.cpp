@@ -20,7 +20,7 @@
 #include "base/thread_annotations.h"
 #include "engine/rocksdb/chain_workload.h"
 #include "engine/rocksdb/process_helpers.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

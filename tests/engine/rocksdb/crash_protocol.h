@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/rocksdb/chain_workload.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing {
 

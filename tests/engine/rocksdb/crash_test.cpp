@@ -20,11 +20,10 @@
 #include "engine/rocksdb/crash_checks.h"
 #include "engine/rocksdb/crash_protocol.h"
 #include "engine/rocksdb/process_helpers.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {
-
 
 constexpr int kRounds = 24;
 // Every kEarlyKillEvery-th round kills the child without waiting for an

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "engine/rocksdb/crash_writer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 int main(int argc, char** argv) {
   using namespace rockpoint;

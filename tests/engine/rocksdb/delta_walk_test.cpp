@@ -191,7 +191,7 @@ TEST_CASE("rocksdb delta walk: a corrupt ancestor is Corruption naming it") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
   PutSeededChain(*store, 4, "");
-  Impl* impl = &ImplOf(*store);
+  RocksDbCheckpointer* impl = store.get();
   const auto corrupt = [&](rocksdb::ColumnFamilyHandle* family,
                            const keys::Tuple& key, const std::string& value) {
     REQUIRE(

@@ -17,11 +17,11 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/differential_model.h"
+#include "engine/jsonl/jsonl_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
-#include "rockpoint/jsonl_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "rockpoint/memory_checkpointer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
-#include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "rockpoint/encryption.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing::encryption_test {
 

@@ -12,8 +12,8 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/rocksdb/encryption_keys.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "rockpoint/encryption.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing::encryption_test {
 

@@ -16,13 +16,11 @@
 #include <vector>
 
 #include "engine/contract_helpers.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "keys/tuple.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing::layout_test {
-
-using Impl = RocksDbCheckpointer::Impl;
 
 inline std::unique_ptr<RocksDbCheckpointer> OpenAt(const std::string& path,
                                                    bool read_only = false,
@@ -69,7 +67,7 @@ inline std::vector<std::string> KeysOf(RocksDbCheckpointer& store,
                                        rocksdb::ColumnFamilyHandle* family) {
   std::vector<std::string> keys;
   std::unique_ptr<rocksdb::Iterator> it(
-      ImplOf(store).db->NewIterator(rocksdb::ReadOptions(), family));
+      store.db->NewIterator(rocksdb::ReadOptions(), family));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     keys.push_back(it->key().ToString());
   }
@@ -82,7 +80,7 @@ inline std::vector<std::string> RawValuesOf(
     RocksDbCheckpointer& store, rocksdb::ColumnFamilyHandle* family) {
   std::vector<std::string> values;
   std::unique_ptr<rocksdb::Iterator> it(
-      ImplOf(store).db->NewIterator(rocksdb::ReadOptions(), family));
+      store.db->NewIterator(rocksdb::ReadOptions(), family));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     values.push_back(it->value().ToString());
   }

@@ -19,7 +19,7 @@
 #include <memory>
 #include <string>
 
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 namespace rockpoint {
 namespace {

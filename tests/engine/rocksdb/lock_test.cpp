@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/rocksdb/process_helpers.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

@@ -13,9 +13,9 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/rocksdb/power_loss_fs.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

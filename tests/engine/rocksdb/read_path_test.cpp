@@ -26,7 +26,7 @@ std::string RawCheckpoint(const std::string& versions_map,
 TEST_CASE("rocksdb get_tuple: unusual valid records read as the reference") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  Impl* impl = &ImplOf(*store);
+  RocksDbCheckpointer* impl = store.get();
   DoPut(*store, {.thread = "t",
                  .id = CpId(1),
                  .values = {{"a", Val("1")}, {"b", Val("2")}},
@@ -57,7 +57,7 @@ TEST_CASE("rocksdb get_tuple: unusual valid records read as the reference") {
 TEST_CASE("rocksdb get_tuple: malformed records are the reference's error") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  Impl* impl = &ImplOf(*store);
+  RocksDbCheckpointer* impl = store.get();
   DoPut(*store, {.thread = "t",
                  .id = CpId(1),
                  .values = {{"a", Val("1")}},

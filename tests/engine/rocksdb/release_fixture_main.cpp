@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "engine/rocksdb/release_fixture.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing::release_fixture {
 namespace {

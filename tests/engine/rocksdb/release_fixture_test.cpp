@@ -12,8 +12,8 @@
 #include <functional>
 
 #include "engine/contract_helpers.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

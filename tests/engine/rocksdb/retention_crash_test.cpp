@@ -15,8 +15,8 @@
 #include "engine/retention_concurrency.h"
 #include "engine/rocksdb/child_process.h"
 #include "engine/rocksdb/crash_protocol.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
-#include "rockpoint/rocksdb_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "engine/contract_suite.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 namespace {
 

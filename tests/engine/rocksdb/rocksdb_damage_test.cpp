@@ -25,7 +25,7 @@ void CheckCorruptionNames(const Status& status, const std::string& key) {
 TEST_CASE("rocksdb layout: a corrupted record is Corruption naming its key") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  Impl* impl = &ImplOf(*store);
+  RocksDbCheckpointer* impl = store.get();
   DoPut(*store, {.thread = "t",
                  .id = CpId(1),
                  .values = {{"a", Val("1")}},
@@ -95,7 +95,7 @@ TEST_CASE(
     "rocksdb layout: regression: a damaged record read as another value") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  Impl* impl = &ImplOf(*store);
+  RocksDbCheckpointer* impl = store.get();
   DoPut(*store, {.thread = "t",
                  .id = CpId(1),
                  .values = {{"a", Val("one")}, {"b", Val("bee")}},
@@ -188,7 +188,7 @@ TEST_CASE(
     "its key") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  Impl* impl = &ImplOf(*store);
+  RocksDbCheckpointer* impl = store.get();
   DoPut(*store, {.thread = "t",
                  .id = CpId(1),
                  .values = {{"a", Val("1")}},
@@ -240,7 +240,7 @@ TEST_CASE(
     "Corruption in list_threads") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  Impl* impl = &ImplOf(*store);
+  RocksDbCheckpointer* impl = store.get();
   for (int i = 1; i <= 3; ++i) {
     DoPut(*store, {.thread = "t",
                    .id = CpId(i),

@@ -228,12 +228,12 @@ TEST_CASE(
     auto store = OpenAt(path, /*read_only=*/true);
     CHECK(visible_counts(*store) == std::vector<uint64_t>{1, 1});
     CHECK(Unwrap(VerifyStore(*store, nullptr)).sound());
-    CHECK(KeysOf(*store, ImplOf(*store).meta).size() == 2);
+    CHECK(KeysOf(*store, store->meta).size() == 2);
   }
   CHECK(StoredVersion(path) == "2");
   {
     auto store = OpenAt(path);
-    Impl& impl = ImplOf(*store);
+    RocksDbCheckpointer& impl = *store;
     for (const auto& [thread, ns, count] :
          {std::tuple{"t", "", "2"}, {"u", "sub", "1"}}) {
       std::string value;

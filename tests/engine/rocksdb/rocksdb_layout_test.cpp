@@ -28,7 +28,7 @@ TEST_CASE("rocksdb layout: the key bytes of every kind") {
              {W("a", "1"), W(std::string(kErrorChannel), "e")}, "task", "~");
     DoWrites(*store, std::string("t\0", 2), "1ef",
              {W(std::string(kErrorChannel), "e")}, "task", "~");
-    Impl* impl = &ImplOf(*store);
+    RocksDbCheckpointer* impl = store.get();
 
     // Golden bytes from keys/FORMAT.md.
     REQUIRE(KeysOf(*store, impl->checkpoints).size() == 1);
@@ -71,7 +71,7 @@ TEST_CASE("rocksdb layout: the key bytes of every kind") {
 TEST_CASE("rocksdb layout: every call is one write batch") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  rocksdb::DB* db = ImplOf(*store).db.get();
+  rocksdb::DB* db = store->db.get();
   const auto step = [&](auto&& call) {
     const rocksdb::SequenceNumber before = db->GetLatestSequenceNumber();
     call();
@@ -147,9 +147,8 @@ TEST_CASE("rocksdb layout: values are stored once per version") {
                    .versions = {{"big", int64_t{1}}},
                    .new_versions = new_versions});
   }
-  CHECK(KeysOf(*store, ImplOf(*store).blobs).size() == 1);
-  for (const std::string& record :
-       RawValuesOf(*store, ImplOf(*store).checkpoints)) {
+  CHECK(KeysOf(*store, store->blobs).size() == 1);
+  for (const std::string& record : RawValuesOf(*store, store->checkpoints)) {
     CHECK(record.find("UNIQUE-") == std::string::npos);
   }
   for (int n = 1; n <= 3; ++n) {
@@ -163,7 +162,7 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   auto store = OpenAt(dir.Sub("store"));
   PutSeededChain(*store, 3, "w", Meta({{"run_id", Value("r")}}));
   RP_REQUIRE_OK(store->Prune({"t"}, PruneStrategy::kKeepLatest));
-  CHECK(KeysOf(*store, ImplOf(*store).index) ==
+  CHECK(KeysOf(*store, store->index) ==
         Encoded({T({S("hc"), S("t"), S("")}),
                  T({S("hd"), S("t"), S(""), CpId(1)}),
                  T({S("hd"), S("t"), S(""), CpId(2)}),
@@ -184,7 +183,7 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   TempDir other;
   auto rebuilt = OpenAt(other.Sub("store"));
   PutSeededChain(*rebuilt, 3, "w", Meta({{"run_id", Value("r")}}));
-  rocksdb::DB* db = ImplOf(*rebuilt).db.get();
+  rocksdb::DB* db = rebuilt->db.get();
   rocksdb::SequenceNumber before = db->GetLatestSequenceNumber();
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
   // record + hd + hc, ts and run deleted.
@@ -193,15 +192,14 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(1))));
   CHECK(BatchesSince(db, before).empty());  // already hidden.
   RP_REQUIRE_OK(rebuilt->HideCheckpoint(Cfg("t", CpId(2))));
-  CHECK(KeysOf(*rebuilt, ImplOf(*rebuilt).index) ==
-        KeysOf(*store, ImplOf(*store).index));
-  CHECK(RawValuesOf(*rebuilt, ImplOf(*rebuilt).index) ==
-        RawValuesOf(*store, ImplOf(*store).index));
-  CHECK(KeysOf(*rebuilt, ImplOf(*rebuilt).checkpoints) ==
-        KeysOf(*store, ImplOf(*store).checkpoints));
+  CHECK(KeysOf(*rebuilt, rebuilt->index) == KeysOf(*store, store->index));
+  CHECK(RawValuesOf(*rebuilt, rebuilt->index) ==
+        RawValuesOf(*store, store->index));
+  CHECK(KeysOf(*rebuilt, rebuilt->checkpoints) ==
+        KeysOf(*store, store->checkpoints));
   for (int n = 1; n <= 2; ++n) {
-    CHECK(Unwrap(ImplOf(*rebuilt).ReadRecord({}, "t", "", CpId(n))) ==
-          Unwrap(ImplOf(*store).ReadRecord({}, "t", "", CpId(n))));
+    CHECK(Unwrap(rebuilt->ReadRecord({}, "t", "", CpId(n))) ==
+          Unwrap(store->ReadRecord({}, "t", "", CpId(n))));
   }
 }
 
@@ -209,9 +207,9 @@ TEST_CASE("rocksdb layout: hidden checkpoints are indexed apart") {
 std::optional<std::string> HiddenCountOf(RocksDbCheckpointer& store,
                                          const char* thread) {
   std::string value;
-  const rocksdb::Status status = ImplOf(store).db->Get(
-      rocksdb::ReadOptions(), ImplOf(store).index,
-      keys::Encode(T({S("hc"), S(thread), S("")})), &value);
+  const rocksdb::Status status =
+      store.db->Get(rocksdb::ReadOptions(), store.index,
+                    keys::Encode(T({S("hc"), S(thread), S("")})), &value);
   if (status.IsNotFound()) return std::nullopt;
   REQUIRE(status.ok());
   return value;

@@ -10,7 +10,7 @@
 
 #include "engine/rocksdb/crash_protocol.h"
 #include "engine/rocksdb/crash_writer.h"
-#include "rockpoint/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
 
 int main(int argc, char** argv) {
   using namespace rockpoint;

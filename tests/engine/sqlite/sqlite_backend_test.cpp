@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "engine/contract_helpers.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "engine/sqlite/sqlite_db.h"
 #include "engine/sqlite/sqlite_queries.h"
 #include "engine/sqlite/sqlite_test_util.h"
-#include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/contract_suite.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 
 namespace {
 

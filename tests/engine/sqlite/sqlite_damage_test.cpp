@@ -6,8 +6,8 @@
 #include <string>
 
 #include "engine/contract_helpers.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "engine/sqlite/sqlite_test_util.h"
-#include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint {
 namespace {

@@ -22,9 +22,9 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/delta_helpers.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 #include "engine/sqlite/sqlite_test_util.h"
 #include "rockpoint/encryption.h"
-#include "rockpoint/sqlite_checkpointer.h"
 
 namespace rockpoint {
 namespace {

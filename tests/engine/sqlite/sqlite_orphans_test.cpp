@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/orphan_writes_cases.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 
 namespace rockpoint::testing {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/delta_helpers.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 
 namespace rockpoint {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/contract_helpers.h"
-#include "rockpoint/sqlite_checkpointer.h"
+#include "engine/sqlite/sqlite_checkpointer.h"
 
 namespace rockpoint::testing {
 

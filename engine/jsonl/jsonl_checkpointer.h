@@ -29,46 +29,31 @@
 // id and key check (engine/jsonl/FORMAT.md). The memory structures hold
 // plaintext, so reads, filters and maintenance work as in a plaintext store.
 //
+// Private to engine/jsonl/ and its tests: everything else opens a store
+// through rockpoint::Open (rockpoint/open.h).
+//
 // Thread-safety: safe to call from many threads; writes are serialized and
 // a read never sees a change that is not yet in the journal.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+#include "engine/jsonl/journal_file.h"
+#include "engine/jsonl/journal_open.h"
+#include "engine/jsonl/jsonl_options.h"
+#include "engine/memory_ops.h"
+#include "engine/record_cipher.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/encryption.h"
 #include "rockpoint/maintenance.h"
 
 namespace rockpoint {
-
-struct JsonlOptions {
-  // The journal file (conventionally NAME.jsonl). Required.
-  std::string path;
-  // Create the journal if it does not exist. Default: true.
-  bool create_if_missing = true;
-  // Open for reading only: no lock, nothing written (no torn tail is cut,
-  // no compaction); every write call returns InvalidArgument "store opened
-  // read-only". Default: false.
-  bool read_only = false;
-  // fdatasync the journal before a call returns. Default: true.
-  bool sync_writes = true;
-  // Compact after a call once dead lines exceed live lines and the journal
-  // holds at least this many lines; 0 never compacts on its own. Default:
-  // 1000.
-  uint64_t auto_compact_min_lines = 1000;
-  // Input limits. Default: CheckpointerLimits{}.
-  CheckpointerLimits limits;
-  // Encryption at rest. nullopt: a plaintext store (opening an encrypted
-  // journal is InvalidArgument). Set: the store's key; a new journal, or
-  // one whose header is its only committed line, becomes an encrypted
-  // store. Opening with a wrong key, or a journal holding plaintext lines
-  // with a key, is InvalidArgument and changes nothing (Rekey encrypts a
-  // plaintext store). Default: nullopt.
-  std::optional<EncryptionOptions> encryption;
-};
 
 // What the journal holds, and what opening it found.
 class JsonlCheckpointer final : public Checkpointer, public Maintenance {
@@ -113,16 +98,66 @@ class JsonlCheckpointer final : public Checkpointer, public Maintenance {
   static Status Rekey(const JsonlOptions& options,
                       const std::optional<EncryptionOptions>& new_encryption);
 
-  class Impl;  // jsonl/*.cpp only.
-
  private:
   // The backend hooks (rockpoint/checkpointer.h).
   // DoClose syncs the journal, releases the lock and closes the file. Returns
   // the error that stopped the store, if an append failed.
   ROCKPOINT_CHECKPOINTER_HOOKS(, override)
   Maintenance* DoMaintenance() override { return this; }
-  explicit JsonlCheckpointer(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  JsonlCheckpointer(JsonlOptions options, jsonl::OpenedJournal journal);
+
+  // Runs `read` on the structures if the store is readable.
+  template <typename Read>
+  auto WithThreads(Read read) -> decltype(read(memory::Threads())) {
+    base::MutexLock lock(&mu_);
+    RP_RETURN_IF_ERROR(CheckReadable());
+    return read(threads_);
+  }
+
+  // What a change did to the live lines: added this many records, or
+  // (nullopt) removed some, so they are counted again.
+  using LiveChange = std::optional<uint64_t>;
+
+  // Applies a change to the structures, then appends its journal `lines`
+  // and a commit line (synced with sync_writes). A change that `apply`
+  // refuses is returned as is, with nothing written. If the append fails
+  // after the change was applied, the store stops: every later call returns
+  // that error until it is reopened from the journal.
+  Status Change(
+      std::string lines,
+      const std::function<Result<LiveChange>(memory::Threads&)>& apply);
+
+  // Change, for a change whose journal lines depend on what is stored:
+  // `apply` sets them (its second argument). Nothing is written when it
+  // refuses the change or sets no line.
+  Status ChangeWriting(
+      const std::function<Result<LiveChange>(memory::Threads&, std::string&)>&
+          apply);
+
+  uint64_t memory_live_lines() const NO_THREAD_SAFETY_ANALYSIS;
+  Status CheckReadable() const REQUIRES(mu_);
+  Status CheckWritable() const REQUIRES(mu_);
+  // Compacts once dead lines outweigh live ones. A failed compaction leaves
+  // the journal as it was (the call it follows is already durable); the
+  // next call that meets the condition tries again.
+  void MaybeCompact() REQUIRES(mu_);
+  Status CompactLocked() REQUIRES(mu_);
+
+  const JsonlOptions options_;
+  const StoredEncryption encryption_;  // what the journal's header holds.
+  // Seals the record lines of an encrypted store; null for a plaintext one.
+  const std::unique_ptr<RecordCipher> cipher_;
+  base::Mutex mu_;
+  std::unique_ptr<jsonl::JournalFile> file_ GUARDED_BY(mu_);  // null once
+                                                              // closed.
+  memory::Threads threads_ GUARDED_BY(mu_);
+  uint64_t lines_ GUARDED_BY(mu_);
+  uint64_t live_lines_ GUARDED_BY(mu_);
+  int64_t version_ GUARDED_BY(mu_);  // header.version of the journal.
+  const uint64_t torn_tail_bytes_;
+  const uint64_t torn_tail_bytes_cut_;
+  uint64_t compactions_ GUARDED_BY(mu_) = 0;
+  Status stopped_ GUARDED_BY(mu_);  // set when an append failed.
 };
 
 }  // namespace rockpoint
