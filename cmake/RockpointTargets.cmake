@@ -9,11 +9,25 @@ target_compile_options(rockpoint_warnings INTERFACE
   $<$<AND:$<BOOL:${ROCKPOINT_THREAD_SAFETY}>,$<CXX_COMPILER_ID:Clang>>:-Wthread-safety;-Werror=thread-safety>)
 
 # The source tree as an include root, for private headers ("serde/records.h").
-# Tools, tests and the bench link it; the installed libraries use it only
-# while they are built.
+# The libraries use it only while they are built; the tests link it.
 add_library(rockpoint_source_tree INTERFACE)
 target_include_directories(rockpoint_source_tree INTERFACE ${PROJECT_SOURCE_DIR})
 target_link_libraries(rockpoint_source_tree INTERFACE rockpoint_warnings)
+
+# The include root of the code built on the library (tools/, bench/, fuzz/):
+# a folder of links to the layers below the backends (base, keys, serde,
+# formats) and to that code itself. engine/ and runtime/ are not in it, so an
+# include of a private engine header does not compile there: that code sees
+# the engine through include/ only.
+set(ROCKPOINT_OUTER_TREE ${PROJECT_BINARY_DIR}/outer_include)
+file(MAKE_DIRECTORY ${ROCKPOINT_OUTER_TREE})
+foreach(dir base keys serde formats tools bench fuzz)
+  file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${dir} ${ROCKPOINT_OUTER_TREE}/${dir}
+       SYMBOLIC)
+endforeach()
+add_library(rockpoint_outer_tree INTERFACE)
+target_include_directories(rockpoint_outer_tree INTERFACE ${ROCKPOINT_OUTER_TREE})
+target_link_libraries(rockpoint_outer_tree INTERFACE rockpoint_warnings)
 
 # rockpoint_unity_build(target [batch_size]): with ROCKPOINT_UNITY_BUILD,
 # the target's sources compile in unity batches of batch_size (default 8).
