@@ -148,8 +148,8 @@ class JsonlCheckpointer final : public Checkpointer, public Maintenance {
   // Seals the record lines of an encrypted store; null for a plaintext one.
   const std::unique_ptr<RecordCipher> cipher_;
   base::Mutex mu_;
-  std::unique_ptr<jsonl::JournalFile> file_ GUARDED_BY(mu_);  // null once
-                                                              // closed.
+  // Null once closed.
+  std::unique_ptr<jsonl::JournalFile> file_ GUARDED_BY(mu_);
   memory::Threads threads_ GUARDED_BY(mu_);
   uint64_t lines_ GUARDED_BY(mu_);
   uint64_t live_lines_ GUARDED_BY(mu_);
