@@ -2,6 +2,7 @@
 // checks every backend shares, then the backend's hook.
 #include <utility>
 
+#include "engine/backend_rules.h"
 #include "engine/retention_rule.h"
 #include "engine/validation.h"
 #include "rockpoint/checkpointer.h"

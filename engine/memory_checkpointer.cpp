@@ -5,8 +5,8 @@
 
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
+#include "engine/backend_rules.h"
 #include "engine/memory_ops.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 

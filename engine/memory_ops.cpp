@@ -9,8 +9,8 @@
 #include <tuple>
 #include <utility>
 
+#include "engine/backend_rules.h"
 #include "engine/retention_rule.h"
-#include "engine/validation.h"
 #include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::memory {

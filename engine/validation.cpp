@@ -8,28 +8,10 @@
 #include <type_traits>
 #include <variant>
 
+#include "engine/backend_rules.h"
+
 namespace rockpoint {
 namespace {
-
-constexpr size_t kMaxQuotedBytes = 64;
-
-// 'name' with non-printable bytes as \xNN, cut after kMaxQuotedBytes.
-std::string Quote(std::string_view name) {
-  std::string out = "'";
-  for (size_t i = 0; i < name.size() && i < kMaxQuotedBytes; ++i) {
-    unsigned char c = static_cast<unsigned char>(name[i]);
-    if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      char escaped[5];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
-      out += escaped;
-    }
-  }
-  if (name.size() > kMaxQuotedBytes) out += "...";
-  out += "'";
-  return out;
-}
 
 // Kind names as the messages spell them.
 const char* KindNameOf(const Value& value) {
@@ -81,7 +63,8 @@ Status CheckChannelName(std::string_view where, std::string_view channel,
                         const CheckpointerLimits& limits) {
   return CheckId(
       [&] {
-        return "channel name in " + std::string(where) + " " + Quote(channel);
+        return "channel name in " + std::string(where) + " " +
+               QuotedForMessage(channel);
       },
       channel, limits);
 }
@@ -93,7 +76,8 @@ Status CheckVersion(std::string_view where, std::string_view channel,
   if (text == nullptr) return Status::OK();
   return CheckId(
       [&] {
-        return std::string(where) + " version of channel " + Quote(channel);
+        return std::string(where) + " version of channel " +
+               QuotedForMessage(channel);
       },
       *text, limits);
 }
@@ -162,7 +146,10 @@ Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
   RP_RETURN_IF_ERROR(CheckVersions("new_versions", new_versions, limits));
   for (const auto& [node, seen] : checkpoint.versions_seen) {
     RP_RETURN_IF_ERROR(CheckId(
-        [&] { return "node name in checkpoint.versions_seen " + Quote(node); },
+        [&] {
+          return "node name in checkpoint.versions_seen " +
+                 QuotedForMessage(node);
+        },
         node, limits));
     RP_RETURN_IF_ERROR(CheckVersions("checkpoint.versions_seen", seen, limits));
   }
@@ -170,7 +157,8 @@ Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
     RP_RETURN_IF_ERROR(
         CheckChannelName("checkpoint.channel_values", channel, limits));
     RP_RETURN_IF_ERROR(CheckValue(
-        [&] { return "value of channel " + Quote(channel); }, value, limits));
+        [&] { return "value of channel " + QuotedForMessage(channel); }, value,
+        limits));
   }
   if (checkpoint.pending_sends) {
     for (size_t i = 0; i < checkpoint.pending_sends->size(); ++i) {
@@ -180,14 +168,6 @@ Status ValidatePut(const CheckpointConfig& config, const Checkpoint& checkpoint,
     }
   }
   return Status::OK();
-}
-
-bool StoresValueItNames(const Checkpoint& checkpoint,
-                        const std::string& channel,
-                        const ChannelVersion& version) {
-  if (!checkpoint.channel_values.contains(channel)) return false;
-  const auto named = checkpoint.channel_versions.find(channel);
-  return named != checkpoint.channel_versions.end() && named->second == version;
 }
 
 Status ValidatePutWrites(const CheckpointConfig& config,
@@ -212,8 +192,8 @@ Status ValidatePutWrites(const CheckpointConfig& config,
                                write.channel, limits));
     RP_RETURN_IF_ERROR(CheckValue(
         [&] {
-          return "value of " + what() + " (channel " + Quote(write.channel) +
-                 ")";
+          return "value of " + what() + " (channel " +
+                 QuotedForMessage(write.channel) + ")";
         },
         write.value, limits));
   }
@@ -274,47 +254,6 @@ Status ValidateHideCheckpoint(const CheckpointConfig& config,
         "to hide)");
   }
   return CheckConfigIds(config, limits);
-}
-
-Status StoreClosedError() { return Status::Aborted("store is closed"); }
-
-Status CheckpointToHideNotFound(const CheckpointConfig& config) {
-  return Status::NotFound("no checkpoint " + Quote(*config.checkpoint_id) +
-                          " in thread " + Quote(*config.thread_id) +
-                          " namespace " +
-                          Quote(config.checkpoint_ns.value_or("")));
-}
-
-Status CopyTargetNotEmpty(std::string_view target) {
-  return Status::InvalidArgument("copy_thread: target thread " + Quote(target) +
-                                 " already has checkpoints (delete it first)");
-}
-
-bool MetadataMatches(const Metadata& metadata, const Value& filter) {
-  if (!filter.is_map()) return false;
-  const Value::Map& wanted = filter.as_map();
-  if (wanted.empty()) return true;
-  if (!metadata.is_map()) return false;
-  const Value::Map& have = metadata.as_map();
-  for (const auto& [key, value] : wanted) {
-    auto it = have.find(key);
-    if (it == have.end() || !(it->second == value)) return false;
-  }
-  return true;
-}
-
-int64_t WriteIndex(std::string_view channel, size_t position) {
-  if (std::optional<int64_t> special = SpecialWriteIndex(channel)) {
-    return *special;
-  }
-  return static_cast<int64_t>(position);
-}
-
-std::string RunIdOf(const Metadata& metadata) {
-  if (!metadata.is_map()) return "";
-  auto it = metadata.as_map().find("run_id");
-  if (it == metadata.as_map().end() || !it->second.is_string()) return "";
-  return it->second.as_string();
 }
 
 }  // namespace rockpoint

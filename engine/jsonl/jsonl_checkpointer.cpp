@@ -10,6 +10,7 @@
 
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
+#include "engine/backend_rules.h"
 #include "engine/jsonl/journal_file.h"
 #include "engine/jsonl/journal_lines.h"
 #include "engine/jsonl/journal_open.h"
@@ -17,7 +18,6 @@
 #include "engine/memory_ops.h"
 #include "engine/record_cipher.h"
 #include "engine/retention_rule.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/backend_rules.h"
 #include "engine/postgres/postgres_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

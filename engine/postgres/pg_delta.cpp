@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
+#include "engine/backend_rules.h"
 #include "engine/postgres/postgres_impl.h"
 #include "engine/record_names.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/backend_rules.h"
 #include "engine/postgres/postgres_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/backend_rules.h"
 #include "engine/postgres/pg_sealed.h"
 #include "engine/postgres/postgres_impl.h"
 #include "engine/record_names.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

@@ -7,10 +7,10 @@
 #include <string>
 #include <tuple>
 
+#include "engine/backend_rules.h"
 #include "engine/missing_value.h"
 #include "engine/postgres/postgres_impl.h"
 #include "engine/record_names.h"
-#include "engine/validation.h"
 #include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint {

@@ -20,10 +20,10 @@
 #include <utility>
 #include <vector>
 
+#include "engine/backend_rules.h"
 #include "engine/delta_retention.h"
 #include "engine/postgres/pg_retain.h"
 #include "engine/postgres/postgres_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "engine/backend_rules.h"
 #include "engine/postgres/postgres_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

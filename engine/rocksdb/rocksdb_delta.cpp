@@ -10,10 +10,10 @@
 //      are copied.
 #include <algorithm>
 
+#include "engine/backend_rules.h"
 #include "engine/rocksdb/delta_walk.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
-#include "engine/validation.h"
 #include "keys/tuple.h"
 
 namespace rockpoint {

@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/backend_rules.h"
 #include "engine/retention_rule.h"
 #include "engine/rocksdb/retention_family.h"
 #include "engine/rocksdb/rocksdb_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

@@ -2,10 +2,10 @@
 // header.hidden set, removes its ts and run index entries and adds its hd
 // entry (and its namespace's hidden count), the state a prune leaves a
 // checkpoint it keeps for a delta history.
+#include "engine/backend_rules.h"
 #include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 

@@ -11,9 +11,9 @@
 // Ties on checkpoint_id come out in descending (thread, ns) order.
 #include <queue>
 
+#include "engine/backend_rules.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
-#include "engine/validation.h"
 #include "keys/tuple.h"
 
 namespace rockpoint {

@@ -2,7 +2,7 @@
 // record check, figures and raw scan of rocksdb_maintenance.h.
 #include "engine/rocksdb/rocksdb_maintenance.h"
 
-#include "engine/validation.h"
+#include "engine/backend_rules.h"
 
 namespace rockpoint {
 

@@ -6,11 +6,11 @@
 #include <charconv>
 
 #include "base/durable_file.h"
+#include "engine/backend_rules.h"
 #include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
-#include "engine/validation.h"
 #include "keys/tuple.h"
 #include "rockpoint/version.h"
 

@@ -3,10 +3,10 @@
 // of an overwritten id (index clean-up), runs under the thread's stripe
 // lock together with the write. PutWrites reads which regular writes exist
 // (first wins; an existing one adds nothing to the batch) under the lock.
+#include "engine/backend_rules.h"
 #include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
-#include "engine/validation.h"
 #include "keys/tuple.h"
 
 namespace rockpoint {

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/backend_rules.h"
 #include "engine/missing_value.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/read_keys.h"
 #include "engine/rocksdb/rocksdb_impl.h"
-#include "engine/validation.h"
 #include "keys/tuple.h"
 #include "serde/checkpoint_record_view.h"
 #include "serde/record_views.h"

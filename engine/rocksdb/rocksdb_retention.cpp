@@ -5,11 +5,11 @@
 #include <map>
 #include <set>
 
+#include "engine/backend_rules.h"
 #include "engine/rocksdb/hidden_counts.h"
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/retention_family.h"
 #include "engine/rocksdb/rocksdb_impl.h"
-#include "engine/validation.h"
 #include "keys/tuple.h"
 
 namespace rockpoint {

@@ -2,9 +2,9 @@
 
 #include <filesystem>
 
+#include "engine/backend_rules.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 

@@ -7,8 +7,8 @@
 #include <cerrno>
 
 #include "base/durable_file.h"
+#include "engine/backend_rules.h"
 #include "engine/sqlite/sqlite_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

@@ -9,8 +9,8 @@
 #include <set>
 #include <string>
 
+#include "engine/backend_rules.h"
 #include "engine/sqlite/sqlite_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

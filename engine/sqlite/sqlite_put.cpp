@@ -2,8 +2,8 @@
 #include <optional>
 #include <string>
 
+#include "engine/backend_rules.h"
 #include "engine/sqlite/sqlite_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

@@ -6,9 +6,9 @@
 #include <set>
 #include <string>
 
+#include "engine/backend_rules.h"
 #include "engine/missing_value.h"
 #include "engine/sqlite/sqlite_impl.h"
-#include "engine/validation.h"
 #include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint {

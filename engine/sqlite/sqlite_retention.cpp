@@ -12,9 +12,9 @@
 #include <string>
 #include <utility>
 
+#include "engine/backend_rules.h"
 #include "engine/delta_retention.h"
 #include "engine/sqlite/sqlite_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

@@ -55,8 +55,8 @@
 #include <string>
 #include <utility>
 
+#include "engine/backend_rules.h"
 #include "engine/sqlite/sqlite_impl.h"
-#include "engine/validation.h"
 
 namespace rockpoint {
 namespace {

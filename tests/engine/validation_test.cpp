@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "engine/backend_rules.h"
 #include "engine/contract_helpers.h"
 
 namespace rockpoint {
