@@ -1,6 +1,6 @@
 // The names a rockpoint export file declares in its header line
 // ({"kind":"header","format":"rockpoint-export","version":N}), shared by the
-// export writer and reader (tools/cli/export_format.h) and by everything
+// export writer and reader (formats/export_format.h) and by everything
 // that must tell an export from a store (the journal backend, LocateStore).
 // The format itself: tools/cli/FORMAT_JSONL.md.
 #pragma once

@@ -1,4 +1,4 @@
-// Fuzz target: the JSONL import reader of the CLI (tools/cli/export_format.h,
+// Fuzz target: the export format's import reader (formats/export_format.h,
 // ImportStore; tools/cli/FORMAT_JSONL.md), into a memory store.
 //
 // For any input, ImportStore() either imports it or fails with a message,
@@ -11,11 +11,11 @@
 #include <sstream>
 #include <string>
 
+#include "formats/export_format.h"
 #include "fuzz/fuzz_check.h"
 #include "rockpoint/memory_checkpointer.h"
-#include "tools/cli/export_format.h"
 
-namespace rockpoint::cli {
+namespace rockpoint::formats {
 namespace {
 
 // `store` exported, REQUIRing success.
@@ -34,11 +34,11 @@ bool SameCounts(const ExportCounts& a, const ExportCounts& b) {
 }
 
 }  // namespace
-}  // namespace rockpoint::cli
+}  // namespace rockpoint::formats
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rockpoint;
-  using namespace rockpoint::cli;
+  using namespace rockpoint::formats;
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   MemoryCheckpointer store;
   const Result<ExportCounts> imported = ImportStore(in, store, ProgressFn());

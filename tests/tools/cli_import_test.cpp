@@ -3,7 +3,7 @@
 // --replace, Ctrl-C, stdin, and no store left behind by a failed import.
 #include <limits>
 
-#include "tools/cli/export_format.h"
+#include "formats/export_format.h"
 #include "tools/cli_harness.h"
 
 namespace rockpoint::cli_test {
@@ -92,7 +92,7 @@ TEST_CASE("a huge write idx is refused at once, at the int64 limits too") {
   const int64_t max = std::numeric_limits<int64_t>::max();
   const int64_t min = std::numeric_limits<int64_t>::min();
   for (int64_t idx :
-       {int64_t{30000000}, max, int64_t{cli::kMaxWriteIdxGap + 1}}) {
+       {int64_t{30000000}, max, int64_t{formats::kMaxWriteIdxGap + 1}}) {
     CAPTURE(idx);
     WriteFile(input, ExportOf({CheckpointLine("t", "a", nullptr),
                                WriteLine("t", "a", "__error__", -1),
@@ -113,7 +113,7 @@ TEST_CASE("a huge write idx is refused at once, at the int64 limits too") {
   WriteFile(input,
             ExportOf({CheckpointLine("t", "a", nullptr),
                       WriteLine("t", "a", "__error__", -1),
-                      WriteLine("t", "a", "out", cli::kMaxWriteIdxGap)}));
+                      WriteLine("t", "a", "out", formats::kMaxWriteIdxGap)}));
   RunOk({"import", input, "--store", target});
   CHECK(RunOk({"export", "--store", target}).out == ReadFile(input));
 }

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "formats/json_text.h"
 #include "rockpoint/msgpack_codec.h"
 #include "tools/cli/readable_values.h"
 #include "tools/cli/runtime_forms.h"
@@ -81,16 +82,18 @@ Result<std::map<std::string, ChannelValue>> ResolveChannels(
   return channels;
 }
 
-Json ChannelValueToJson(const ChannelValue& channel, PayloadView view) {
+formats::Json ChannelValueToJson(const ChannelValue& channel,
+                                 PayloadView view) {
   if (channel.value && view == PayloadView::kDecoded) {
-    Json out = Json::object();
-    out["type"] = TextToJson(channel.stored ? channel.stored->type
-                                            : std::string(serde::kMsgpackType));
+    formats::Json out = formats::Json::object();
+    out["type"] =
+        formats::TextToJson(channel.stored ? channel.stored->type
+                                           : std::string(serde::kMsgpackType));
     out["value"] = ReadableJson(*channel.value);
     return out;
   }
   if (channel.stored) return PayloadToJson(*channel.stored, view);
-  return Json();
+  return formats::Json();
 }
 
 std::string ChannelValueToText(const ChannelValue& channel, PayloadView view) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "formats/json_text.h"
 #include "rockpoint/checkpointer.h"
 #include "tools/cli/value_json.h"
 
@@ -36,7 +37,7 @@ Result<std::map<std::string, ChannelValue>> ResolveChannels(
 
 // JSON of a channel: {"type": T, "value": V} for a known value, the stored
 // payload's PayloadToJson otherwise, null when there is neither.
-Json ChannelValueToJson(const ChannelValue& channel, PayloadView view);
+formats::Json ChannelValueToJson(const ChannelValue& channel, PayloadView view);
 // The same as a table cell: the value's DebugString, the payload's
 // PayloadToText, or "-".
 std::string ChannelValueToText(const ChannelValue& channel, PayloadView view);

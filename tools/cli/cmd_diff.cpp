@@ -6,6 +6,9 @@
 // reducer) is described by the writes between A and B.
 #include <set>
 
+#include "formats/json_text.h"
+#include "formats/printable.h"
+#include "formats/value_json.h"
 #include "tools/cli/channel_values.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
@@ -63,7 +66,7 @@ std::string DescribeChange(const Value& a, const Value& b) {
                           const std::vector<std::string>& keys) {
       for (const std::string& key : keys) {
         if (!text.empty()) text += " ";
-        text += sign + Printable(key);
+        text += sign + formats::Printable(key);
       }
     };
     list("+", added);
@@ -184,8 +187,8 @@ class DiffCommand final : public Command {
       const bool in_b = new_version != new_versions.end();
       const ChannelValue& old_value = old_values[channel];
       const ChannelValue& new_value = new_values[channel];
-      Json row = Json::object();
-      row["channel"] = TextToJson(channel);
+      formats::Json row = formats::Json::object();
+      row["channel"] = formats::TextToJson(channel);
       if (in_a && in_b && old_version->second == new_version->second) {
         if (!all_) continue;
         row["change"] = "unchanged";
@@ -202,8 +205,10 @@ class DiffCommand final : public Command {
             row["detail"],
             DescribeChannel(store, a, b, channel, old_value, new_value));
       }
-      row["version_a"] = in_a ? VersionToJson(old_version->second) : Json();
-      row["version_b"] = in_b ? VersionToJson(new_version->second) : Json();
+      row["version_a"] =
+          in_a ? formats::VersionToJson(old_version->second) : formats::Json();
+      row["version_b"] =
+          in_b ? formats::VersionToJson(new_version->second) : formats::Json();
       if (!context.table()) {
         row["value_a"] = ChannelValueToJson(old_value, view);
         row["value_b"] = ChannelValueToJson(new_value, view);

@@ -1,6 +1,8 @@
 // `history THREAD`: the thread's checkpoints, newest first, with their
 // parent, step, source, counts of values and pending writes; with
 // --include-hidden also the ones kept hidden for delta histories, marked.
+#include "formats/json_text.h"
+#include "formats/printable.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/readable_values.h"
@@ -58,16 +60,16 @@ class HistoryCommand final : public Command {
     while (true) {
       RP_ASSIGN_OR_RETURN(std::optional<CheckpointTuple> tuple, cursor->Next());
       if (!tuple) break;
-      Json row = Json::object();
-      row["checkpoint_id"] = TextToJson(tuple->checkpoint.id);
-      row["ns"] = TextToJson(tuple->config.checkpoint_ns.value_or(""));
+      formats::Json row = formats::Json::object();
+      row["checkpoint_id"] = formats::TextToJson(tuple->checkpoint.id);
+      row["ns"] = formats::TextToJson(tuple->config.checkpoint_ns.value_or(""));
       row["parent_checkpoint_id"] =
           tuple->parent_config && tuple->parent_config->checkpoint_id
-              ? TextToJson(*tuple->parent_config->checkpoint_id)
-              : Json();
+              ? formats::TextToJson(*tuple->parent_config->checkpoint_id)
+              : formats::Json();
       row["step"] = MetadataField(tuple->metadata, "step");
       row["source"] = MetadataField(tuple->metadata, "source");
-      row["ts"] = TextToJson(tuple->checkpoint.ts);
+      row["ts"] = formats::TextToJson(tuple->checkpoint.ts);
       row["values"] = tuple->checkpoint.channel_values.size();
       row["writes"] = tuple->pending_writes.size();
       if (include_hidden_) row["hidden"] = tuple->hidden;
@@ -75,9 +77,9 @@ class HistoryCommand final : public Command {
       output.rows.push_back(std::move(row));
     }
     if (output.rows.empty() && filters_.empty() && !before_) {
-      return Status::NotFound("no checkpoints for thread " +
-                              Printable(thread_) +
-                              (ns_ ? " in namespace " + Printable(*ns_) : ""));
+      return Status::NotFound(
+          "no checkpoints for thread " + formats::Printable(thread_) +
+          (ns_ ? " in namespace " + formats::Printable(*ns_) : ""));
     }
     context.Print(output);
     return kExitOk;

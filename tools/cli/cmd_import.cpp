@@ -21,6 +21,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "formats/export_format.h"
+#include "formats/json_text.h"
+#include "formats/printable.h"
 #include "rockpoint/open.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/import_passes.h"
@@ -93,7 +96,8 @@ class Spool {
     ::close(fd);
     std::ofstream out(path_, std::ios::binary | std::ios::trunc);
     Progress progress("reading the journal");
-    RP_RETURN_IF_ERROR(ExportStore(*source, {}, out, progress.Fn()).status());
+    RP_RETURN_IF_ERROR(
+        formats::ExportStore(*source, {}, out, progress.Fn()).status());
     out.close();
     if (!out) return Status::IOError("cannot write " + path_);
     return Status::OK();
@@ -203,7 +207,7 @@ class ImportCommand final : public Command {
       RP_RETURN_IF_ERROR(journal_export.ExportJournal(file));
       file = journal_export.path();
     }
-    ImportOptions options;
+    formats::ImportOptions options;
     options.interrupted = [&sigint] { return sigint.raised(); };
     Checkpointer& target = context.store->checkpointer();
     Result<ImportPlan> plan = [&] {
@@ -235,12 +239,12 @@ class ImportCommand final : public Command {
   }
 
   Status Write(const std::string& file, Checkpointer& target,
-               const ImportPlan& plan, const ImportOptions& options,
+               const ImportPlan& plan, const formats::ImportOptions& options,
                ImportDone& done) {
     Progress progress("importing checkpoints");
     progress.SetTotal(plan.counts.checkpoints);
     const std::optional<uint64_t> sigint_after = TestSigintAfter();
-    const ProgressFn report = [&](uint64_t checkpoints) {
+    const formats::ProgressFn report = [&](uint64_t checkpoints) {
       progress.Update(checkpoints);
       if (sigint_after && checkpoints == *sigint_after) std::raise(SIGINT);
     };
@@ -264,8 +268,8 @@ class ImportCommand final : public Command {
                  std::to_string(done.checkpoints) + " checkpoints) whole";
     }
     if (done.partial) {
-      message +=
-          "; removed the partly imported thread " + Printable(*done.partial);
+      message += "; removed the partly imported thread " +
+                 formats::Printable(*done.partial);
     }
     if (done.threads > 0) {
       message += "; run the same import with --resume to continue";
@@ -275,7 +279,7 @@ class ImportCommand final : public Command {
   }
 
   Result<int> Report(Context& context, const ImportPlan& plan) {
-    Json doc = Json::object();
+    formats::Json doc = formats::Json::object();
     doc["checkpoints"] = plan.counts.checkpoints;
     doc["values"] = plan.counts.values;
     doc["writes"] = plan.counts.writes;

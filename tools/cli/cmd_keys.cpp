@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "formats/json_text.h"
 #include "rockpoint/maintenance.h"
 #include "tools/cli/commands.h"
 
@@ -86,7 +87,7 @@ class RekeyCommand final : public Command {
     if (context.table()) {
       *context.out << (next ? "re-encrypted " : "decrypted ") << path << '\n';
     } else {
-      Json done = {{"store", path}, {"encrypted", next.has_value()}};
+      formats::Json done = {{"store", path}, {"encrypted", next.has_value()}};
       *context.out << done.dump() << '\n';
     }
     return kExitOk;

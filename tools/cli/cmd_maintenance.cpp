@@ -1,6 +1,7 @@
 // `compact` (RocksDB: flush and compact every column family; JSONL: rewrite
 // the journal as a snapshot of what it holds) and `dump` (RocksDB: the raw
 // records, keys decoded).
+#include "formats/json_text.h"
 #include "keys/tuple.h"
 #include "rockpoint/maintenance.h"
 #include "tools/cli/command_util.h"
@@ -23,7 +24,7 @@ std::string Hex(std::string_view bytes) {
 
 // Compacts the store; `doc` gets its size before and after (RocksDB: bytes
 // on disk; a journal: bytes and lines).
-Status CompactAndReport(Checkpointer& store, Json& doc) {
+Status CompactAndReport(Checkpointer& store, formats::Json& doc) {
   RP_ASSIGN_OR_RETURN(const StoreFigures before, Figures(store));
   RP_RETURN_IF_ERROR(Compact(store));
   RP_ASSIGN_OR_RETURN(const StoreFigures after, Figures(store));
@@ -53,7 +54,7 @@ class CompactCommand final : public Command {
 
   Result<int> Run(Context& context) override {
     Store& store = *context.store;
-    Json doc = Json::object();
+    formats::Json doc = formats::Json::object();
     doc["backend"] = BackendName(store.backend());
     if (store.backend() == Backend::kSqlite) {
       return Status::InvalidArgument(
@@ -110,16 +111,16 @@ class DumpCommand final : public Command {
           return true;
         }
       }
-      Json row = Json::object();
+      formats::Json row = formats::Json::object();
       row["column_family"] = entry.column_family;
-      row["key"] = TextToJson(keys::Describe(entry.key));
+      row["key"] = formats::TextToJson(keys::Describe(entry.key));
       row["value_bytes"] = entry.value.size();
       if (context.table()) {
         row["value_hex"] = Hex(entry.value.substr(0, kPreviewBytes)) +
                            (entry.value.size() > kPreviewBytes ? "..." : "");
       } else {
-        row["key_b64"] = Base64Encode(entry.key);
-        row["value_b64"] = Base64Encode(entry.value);
+        row["key_b64"] = formats::Base64Encode(entry.key);
+        row["value_b64"] = formats::Base64Encode(entry.value);
       }
       output.rows.push_back(std::move(row));
       return !limit_ || ++shown < *limit_;

@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "formats/json_text.h"
+#include "formats/printable.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
@@ -48,7 +50,8 @@ Result<std::vector<std::string>> ExistingThreads(
   std::set<std::string> unique(threads.begin(), threads.end());
   for (const std::string& thread : unique) {
     if (!counts.contains(thread)) {
-      return Status::NotFound("thread not found: " + Printable(thread));
+      return Status::NotFound("thread not found: " +
+                              formats::Printable(thread));
     }
   }
   return std::vector<std::string>(unique.begin(), unique.end());
@@ -75,14 +78,15 @@ class CopyCommand final : public Command {
     RP_ASSIGN_OR_RETURN(auto counts, CheckpointCounts(store));
     RP_RETURN_IF_ERROR(ExistingThreads({source_}, counts).status());
     if (counts.contains(target_)) {
-      return Status::InvalidArgument("target thread " + Printable(target_) +
+      return Status::InvalidArgument("target thread " +
+                                     formats::Printable(target_) +
                                      " already exists; delete it first");
     }
     RP_RETURN_IF_ERROR(store.CopyThread(source_, target_));
     RP_ASSIGN_OR_RETURN(auto after, CheckpointCounts(store));
-    Json doc = Json::object();
-    doc["source"] = TextToJson(source_);
-    doc["target"] = TextToJson(target_);
+    formats::Json doc = formats::Json::object();
+    doc["source"] = formats::TextToJson(source_);
+    doc["target"] = formats::TextToJson(target_);
     doc["checkpoints"] = CountOf(after, target_);
     context.Print(Output::Document(std::move(doc)));
     return kExitOk;
@@ -128,7 +132,7 @@ class DeleteCommand final : public Command {
       RP_RETURN_IF_ERROR(store.DeleteThread(thread));
       progress.Update(++done);
     }
-    Json doc = Json::object();
+    formats::Json doc = formats::Json::object();
     doc["deleted_threads"] = threads.size();
     doc["deleted_checkpoints"] = checkpoints;
     context.Print(Output::Document(std::move(doc)));
@@ -165,7 +169,7 @@ class DeleteRunsCommand final : public Command {
     RP_ASSIGN_OR_RETURN(auto before, CheckpointCounts(store));
     RP_RETURN_IF_ERROR(store.DeleteForRuns(runs_));
     RP_ASSIGN_OR_RETURN(auto after, CheckpointCounts(store));
-    Json doc = Json::object();
+    formats::Json doc = formats::Json::object();
     doc["runs"] = runs_.size();
     doc["deleted_checkpoints"] = Total(before) - Total(after);
     context.Print(Output::Document(std::move(doc)));
@@ -239,8 +243,8 @@ class PruneCommand final : public Command {
     Output output = Output::Rows(
         {{"thread", "THREAD"}, {"before", "BEFORE"}, {"after", "AFTER"}});
     for (const std::string& thread : threads) {
-      Json row = Json::object();
-      row["thread"] = TextToJson(thread);
+      formats::Json row = formats::Json::object();
+      row["thread"] = formats::TextToJson(thread);
       row["before"] = CountOf(before, thread);
       row["after"] = CountOf(after, thread);
       output.rows.push_back(std::move(row));

@@ -1,6 +1,8 @@
 // `show THREAD [CHECKPOINT]`: one checkpoint in full (config, metadata,
 // channel values decoded, pending writes, parent); `writes THREAD
 // CHECKPOINT`: its pending writes alone.
+#include "formats/json_text.h"
+#include "formats/value_json.h"
 #include "tools/cli/channel_values.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
@@ -11,74 +13,78 @@ namespace {
 
 // One row per channel: its version, its value (decoded, a delta channel's
 // rebuilt) and where the value comes from ("stored", see ChannelValue).
-Result<Json> ChannelRows(const CheckpointTuple& tuple, const Context& context) {
+Result<formats::Json> ChannelRows(const CheckpointTuple& tuple,
+                                  const Context& context) {
   RP_ASSIGN_OR_RETURN(auto values,
                       ResolveChannels(context.store->checkpointer(), tuple,
                                       context.payload_view()));
-  Json rows = Json::array();
+  formats::Json rows = formats::Json::array();
   for (const auto& [channel, version] : tuple.checkpoint.channel_versions) {
     const ChannelValue& value = values[channel];
-    Json row = Json::object();
-    row["channel"] = TextToJson(channel);
-    row["version"] = VersionToJson(version);
-    row["value"] = context.table()
-                       ? Json(ChannelValueToText(value, context.payload_view()))
-                       : ChannelValueToJson(value, context.payload_view());
-    row["stored"] = value.source.empty() ? Json() : Json(value.source);
+    formats::Json row = formats::Json::object();
+    row["channel"] = formats::TextToJson(channel);
+    row["version"] = formats::VersionToJson(version);
+    row["value"] =
+        context.table()
+            ? formats::Json(ChannelValueToText(value, context.payload_view()))
+            : ChannelValueToJson(value, context.payload_view());
+    row["stored"] =
+        value.source.empty() ? formats::Json() : formats::Json(value.source);
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
-Json VersionsSeenRows(const Checkpoint& checkpoint) {
-  Json rows = Json::array();
+formats::Json VersionsSeenRows(const Checkpoint& checkpoint) {
+  formats::Json rows = formats::Json::array();
   for (const auto& [node, versions] : checkpoint.versions_seen) {
     for (const auto& [channel, version] : versions) {
-      Json row = Json::object();
-      row["node"] = TextToJson(node);
-      row["channel"] = TextToJson(channel);
-      row["version"] = VersionToJson(version);
+      formats::Json row = formats::Json::object();
+      row["node"] = formats::TextToJson(node);
+      row["channel"] = formats::TextToJson(channel);
+      row["version"] = formats::VersionToJson(version);
       rows.push_back(std::move(row));
     }
   }
   return rows;
 }
 
-Result<Json> TupleDocument(const CheckpointTuple& tuple,
-                           const Context& context) {
+Result<formats::Json> TupleDocument(const CheckpointTuple& tuple,
+                                    const Context& context) {
   const Checkpoint& checkpoint = tuple.checkpoint;
-  Json doc = Json::object();
-  doc["thread"] = TextToJson(tuple.config.thread_id.value_or(""));
-  doc["ns"] = TextToJson(tuple.config.checkpoint_ns.value_or(""));
-  doc["checkpoint_id"] = TextToJson(checkpoint.id);
+  formats::Json doc = formats::Json::object();
+  doc["thread"] = formats::TextToJson(tuple.config.thread_id.value_or(""));
+  doc["ns"] = formats::TextToJson(tuple.config.checkpoint_ns.value_or(""));
+  doc["checkpoint_id"] = formats::TextToJson(checkpoint.id);
   // Only for a checkpoint kept for a delta history (prune, delete-runs).
   if (tuple.hidden) doc["hidden"] = true;
   doc["parent_checkpoint_id"] =
       tuple.parent_config && tuple.parent_config->checkpoint_id
-          ? TextToJson(*tuple.parent_config->checkpoint_id)
-          : Json();
-  doc["ts"] = TextToJson(checkpoint.ts);
+          ? formats::TextToJson(*tuple.parent_config->checkpoint_id)
+          : formats::Json();
+  doc["ts"] = formats::TextToJson(checkpoint.ts);
   doc["v"] = checkpoint.v;
-  doc["metadata"] = context.table() ? Json(ReadableText(tuple.metadata))
-                                    : ReadableJson(tuple.metadata);
+  doc["metadata"] = context.table()
+                        ? formats::Json(ReadableText(tuple.metadata))
+                        : ReadableJson(tuple.metadata);
   if (checkpoint.updated_channels) {
-    Json updated = Json::array();
+    formats::Json updated = formats::Json::array();
     for (const std::string& channel : *checkpoint.updated_channels) {
-      updated.push_back(TextToJson(channel));
+      updated.push_back(formats::TextToJson(channel));
     }
     doc["updated_channels"] = std::move(updated);
   }
   RP_ASSIGN_OR_RETURN(doc["channels"], ChannelRows(tuple, context));
   doc["versions_seen"] = VersionsSeenRows(checkpoint);
-  Json writes = Json::array();
+  formats::Json writes = formats::Json::array();
   for (const PendingWrite& write : tuple.pending_writes) {
     writes.push_back(WriteToRow(write, context));
   }
   doc["pending_writes"] = std::move(writes);
   if (checkpoint.pending_sends) {
-    Json sends = Json::array();
+    formats::Json sends = formats::Json::array();
     for (const TypedValue& send : *checkpoint.pending_sends) {
-      Json row = Json::object();
+      formats::Json row = formats::Json::object();
       row["value"] = context.Payload(send);
       sends.push_back(std::move(row));
     }
@@ -108,7 +114,7 @@ class ShowCommand final : public Command {
     RP_ASSIGN_OR_RETURN(
         CheckpointTuple tuple,
         FindTuple(context.store->checkpointer(), thread_, ns_, latest_or_id_));
-    RP_ASSIGN_OR_RETURN(Json doc, TupleDocument(tuple, context));
+    RP_ASSIGN_OR_RETURN(formats::Json doc, TupleDocument(tuple, context));
     context.Print(Output::Document(std::move(doc)));
     return kExitOk;
   }

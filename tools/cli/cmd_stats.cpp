@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "formats/json_text.h"
 #include "rockpoint/maintenance.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
@@ -17,8 +18,8 @@
 namespace rockpoint::cli {
 namespace {
 
-Json Ratio(uint64_t numerator, uint64_t denominator) {
-  if (denominator == 0) return Json();
+formats::Json Ratio(uint64_t numerator, uint64_t denominator) {
+  if (denominator == 0) return formats::Json();
   return static_cast<double>(
              static_cast<int64_t>(1000.0 * static_cast<double>(numerator) /
                                   static_cast<double>(denominator))) /
@@ -42,7 +43,7 @@ uint64_t PathBytes(const std::string& path) {
 }
 
 // Figures read through the Checkpointer interface (every backend).
-Status AddLogicalFigures(Checkpointer& store, Json& doc) {
+Status AddLogicalFigures(Checkpointer& store, formats::Json& doc) {
   RP_ASSIGN_OR_RETURN(std::vector<ThreadInfo> threads, store.ListAllThreads());
   uint64_t namespaces = 0;
   for (const ThreadInfo& thread : threads)
@@ -92,7 +93,7 @@ Status AddLogicalFigures(Checkpointer& store, Json& doc) {
   return Status::OK();
 }
 
-void AddRocksDbFigures(const StoreFigures& figures, Json& doc) {
+void AddRocksDbFigures(const StoreFigures& figures, formats::Json& doc) {
   doc["hidden_checkpoints"] = figures.hidden_checkpoints.value_or(0);
   const StoreStats& stats = *figures.rocksdb;
   const std::vector<TableFigures>& tables = figures.rocksdb_tables;
@@ -103,9 +104,9 @@ void AddRocksDbFigures(const StoreFigures& figures, Json& doc) {
       Ratio(stats.bytes_written + stats.compaction_bytes_written,
             stats.bytes_written);
   uint64_t raw = 0, stored = 0;
-  Json families = Json::array();
+  formats::Json families = formats::Json::array();
   for (const ColumnFamilyStats& family : stats.column_families) {
-    Json row = Json::object();
+    formats::Json row = formats::Json::object();
     row["column_family"] = family.name;
     row["sst_bytes"] = family.live_sst_bytes;
     row["blob_file_bytes"] = family.blob_file_bytes;
@@ -128,7 +129,7 @@ void AddRocksDbFigures(const StoreFigures& figures, Json& doc) {
 // The journal: its bytes, its format version, its lines, the lines a
 // compaction would keep, and a torn tail found when it was opened (ignored
 // by reads) and what of it the open cut off.
-void AddJsonlFigures(const JsonlStats& stats, Json& doc) {
+void AddJsonlFigures(const JsonlStats& stats, formats::Json& doc) {
   doc["disk_bytes"] = stats.file_bytes;
   doc["journal_version"] = stats.format_version;
   doc["journal_lines"] = stats.lines;
@@ -158,7 +159,7 @@ class StatsCommand final : public Command {
 
   Result<int> Run(Context& context) override {
     Store& store = *context.store;
-    Json doc = Json::object();
+    formats::Json doc = formats::Json::object();
     doc["backend"] = BackendName(store.backend());
     doc["path"] = store.path();
     if (quick_) {

@@ -1,5 +1,6 @@
 // `threads`: every thread with its namespaces, checkpoint counts and latest
 // checkpoint.
+#include "formats/json_text.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 
@@ -33,12 +34,13 @@ class ThreadsCommand final : public Command {
         if (limit_ && shown == *limit_) break;
         ++shown;
         for (const NamespaceInfo& ns : thread.namespaces) {
-          Json row = Json::object();
-          row["thread"] = TextToJson(thread.thread_id);
-          row["ns"] = TextToJson(ns.checkpoint_ns);
+          formats::Json row = formats::Json::object();
+          row["thread"] = formats::TextToJson(thread.thread_id);
+          row["ns"] = formats::TextToJson(ns.checkpoint_ns);
           row["checkpoints"] = ns.checkpoint_count;
-          row["latest_checkpoint_id"] = TextToJson(ns.latest_checkpoint_id);
-          row["latest_ts"] = TextToJson(ns.latest_ts);
+          row["latest_checkpoint_id"] =
+              formats::TextToJson(ns.latest_checkpoint_id);
+          row["latest_ts"] = formats::TextToJson(ns.latest_ts);
           output.rows.push_back(std::move(row));
         }
       }

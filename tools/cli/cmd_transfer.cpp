@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "base/durable_file.h"
+#include "formats/export_format.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
@@ -31,9 +32,10 @@ class ExportCommand final : public Command {
     RP_RETURN_IF_ERROR(context.DecodeIds(threads_));
     Progress progress("exporting checkpoints");
     if (output_.empty()) {
-      RP_ASSIGN_OR_RETURN(ExportCounts counts,
-                          ExportStore(context.store->checkpointer(), threads_,
-                                      *context.out, progress.Fn()));
+      RP_ASSIGN_OR_RETURN(
+          formats::ExportCounts counts,
+          formats::ExportStore(context.store->checkpointer(), threads_,
+                               *context.out, progress.Fn()));
       (void)counts;
       return kExitOk;
     }
@@ -43,8 +45,8 @@ class ExportCommand final : public Command {
       return Status::IOError("cannot write " + temporary + ": " +
                              std::strerror(errno));
     }
-    auto counts = ExportStore(context.store->checkpointer(), threads_, file,
-                              progress.Fn());
+    auto counts = formats::ExportStore(context.store->checkpointer(), threads_,
+                                       file, progress.Fn());
     file.close();
     std::error_code error;
     if (!counts.ok() || !file) {

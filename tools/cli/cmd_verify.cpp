@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include "formats/json_text.h"
 #include "rockpoint/maintenance.h"
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
@@ -21,7 +22,7 @@ namespace {
 // ignored by reads) is a warning; `torn_tail_bytes` and
 // `torn_tail_bytes_cut` go into the report document.
 void CheckJournalTail(const JsonlStats& stats, const std::string& path,
-                      VerifyReport& report, Json& figures) {
+                      VerifyReport& report, formats::Json& figures) {
   figures["torn_tail_bytes"] = stats.torn_tail_bytes;
   figures["torn_tail_bytes_cut"] = stats.torn_tail_bytes_cut;
   if (stats.torn_tail_bytes > 0) {
@@ -49,7 +50,7 @@ class VerifyCommand final : public Command {
     Store& store = *context.store;
     Progress progress("verifying");
     VerifyReport report;
-    Json journal_figures = Json::object();
+    formats::Json journal_figures = formats::Json::object();
     RP_ASSIGN_OR_RETURN(report, Verify(store.checkpointer(), progress.Fn()));
     if (store.backend() == Backend::kJsonl) {
       RP_ASSIGN_OR_RETURN(const StoreFigures figures,
@@ -57,7 +58,7 @@ class VerifyCommand final : public Command {
       CheckJournalTail(*figures.jsonl, store.path(), report, journal_figures);
     }
     if (!quiet_) {
-      Json doc = Json::object();
+      formats::Json doc = formats::Json::object();
       doc["sound"] = report.sound();
       doc["backend"] = BackendName(store.backend());
       doc["checkpoints"] = report.checkpoints;
@@ -70,13 +71,13 @@ class VerifyCommand final : public Command {
       doc.update(journal_figures);
       doc["errors"] = report.errors;
       doc["warnings"] = report.warnings;
-      Json problems = Json::array();
+      formats::Json problems = formats::Json::array();
       for (const VerifyProblem& problem : report.problems) {
-        Json row = Json::object();
+        formats::Json row = formats::Json::object();
         row["severity"] = problem.severity;
         row["check"] = problem.check;
-        row["key"] = TextToJson(problem.key);
-        row["detail"] = TextToJson(problem.detail);
+        row["key"] = formats::TextToJson(problem.key);
+        row["detail"] = formats::TextToJson(problem.detail);
         problems.push_back(std::move(row));
       }
       doc["problems"] = std::move(problems);

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/json_text.h"
+#include "formats/printable.h"
 #include "rockpoint/status.h"
 #include "rockpoint/version.h"
 #include "tools/cli/render.h"
@@ -32,13 +34,14 @@ inline constexpr int kExitUnsound = 2;
 
 // Options every command accepts (before or after the command name).
 struct GlobalOptions {
-  std::string store;     // --store PATH, or env ROCKPOINT_STORE.
-  std::string backend;   // --backend; "" = detect.
-  bool json = false;     // --json
-  bool jsonl = false;    // --jsonl
-  bool raw = false;      // --raw: payloads as type + base64, never decoded.
-  bool full = false;     // --full: never cut long table cells.
-  bool escaped = false;  // --escaped: id arguments use Printable's escapes.
+  std::string store;    // --store PATH, or env ROCKPOINT_STORE.
+  std::string backend;  // --backend; "" = detect.
+  bool json = false;    // --json
+  bool jsonl = false;   // --jsonl
+  bool raw = false;     // --raw: payloads as type + base64, never decoded.
+  bool full = false;    // --full: never cut long table cells.
+  bool escaped =
+      false;  // --escaped: id arguments use formats::Printable's escapes.
   std::string key_file;  // --key-file: an encrypted store's key.
 };
 
@@ -66,8 +69,8 @@ struct Context {
     return globals.raw ? PayloadView::kRaw : PayloadView::kDecoded;
   }
   // A payload as a table cell (text) or as JSON, by the output format.
-  Json Payload(const TypedValue& payload) const {
-    return table() ? Json(PayloadToText(payload, payload_view()))
+  formats::Json Payload(const TypedValue& payload) const {
+    return table() ? formats::Json(PayloadToText(payload, payload_view()))
                    : PayloadToJson(payload, payload_view());
   }
   void Print(const Output& output) const {
@@ -77,7 +80,7 @@ struct Context {
   Status DecodeIds(std::initializer_list<std::string*> ids) const {
     if (!globals.escaped) return Status::OK();
     for (std::string* id : ids) {
-      RP_ASSIGN_OR_RETURN(*id, Unescape(*id));
+      RP_ASSIGN_OR_RETURN(*id, formats::Unescape(*id));
     }
     return Status::OK();
   }

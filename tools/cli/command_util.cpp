@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <iostream>
 
+#include "formats/json_text.h"
+#include "formats/printable.h"
+#include "formats/value_json.h"
+
 namespace rockpoint::cli {
 
 Result<bool> Confirm(const std::string& question, bool yes) {
@@ -32,13 +36,14 @@ Result<Value> ParseFilter(const std::vector<std::string>& pairs) {
     const std::string key = pair.substr(0, equals);
     const std::string text = pair.substr(equals + 1);
     Value value(text);
-    if (Json::accept(text)) {
-      if (Status nesting = CheckJsonNesting(text); !nesting.ok()) {
+    if (formats::Json::accept(text)) {
+      if (Status nesting = formats::CheckJsonNesting(text); !nesting.ok()) {
         return Status::InvalidArgument("--filter " + key + ": " +
                                        nesting.message());
       }
       RP_ASSIGN_OR_RETURN(value,
-                          ValueFromJson(Json::parse(text), "--filter " + key));
+                          formats::ValueFromJson(formats::Json::parse(text),
+                                                 "--filter " + key));
     }
     filter.as_map().insert_or_assign(key, std::move(value));
   }
@@ -61,26 +66,26 @@ Result<CheckpointTuple> FindTuple(
     RP_ASSIGN_OR_RETURN(tuple, store.GetTuple(config));
   }
   if (tuple) return std::move(*tuple);
-  std::string where = "thread " + Printable(thread);
-  if (!ns.empty()) where += " namespace " + Printable(ns);
+  std::string where = "thread " + formats::Printable(thread);
+  if (!ns.empty()) where += " namespace " + formats::Printable(ns);
   if (!checkpoint_id) return Status::NotFound("no checkpoint in " + where);
-  return Status::NotFound("checkpoint " + Printable(*checkpoint_id) +
+  return Status::NotFound("checkpoint " + formats::Printable(*checkpoint_id) +
                           " not found in " + where);
 }
 
-Json WriteToRow(const PendingWrite& write, const Context& context) {
-  Json row = Json::object();
-  row["task_path"] = TextToJson(write.task_path);
-  row["task_id"] = TextToJson(write.task_id);
+formats::Json WriteToRow(const PendingWrite& write, const Context& context) {
+  formats::Json row = formats::Json::object();
+  row["task_path"] = formats::TextToJson(write.task_path);
+  row["task_id"] = formats::TextToJson(write.task_id);
   row["idx"] = write.idx;
-  row["channel"] = TextToJson(write.channel);
+  row["channel"] = formats::TextToJson(write.channel);
   row["value"] = context.Payload(write.value);
   return row;
 }
 
-Json MetadataField(const Metadata& metadata, std::string_view key) {
+formats::Json MetadataField(const Metadata& metadata, std::string_view key) {
   const Value* value = metadata.Find(key);
-  return value ? ValueToJson(*value) : Json();
+  return value ? formats::ValueToJson(*value) : formats::Json();
 }
 
 CLI::Validator CountValidator() {

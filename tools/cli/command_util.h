@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/json_text.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/status.h"
 #include "tools/cli/command.h"
@@ -40,9 +41,9 @@ Result<CheckpointTuple> FindTuple(
     const std::optional<std::string>& checkpoint_id);
 
 // Table-friendly rows of one pending write.
-Json WriteToRow(const PendingWrite& write, const Context& context);
+formats::Json WriteToRow(const PendingWrite& write, const Context& context);
 
 // metadata[key] as JSON, or null.
-Json MetadataField(const Metadata& metadata, std::string_view key);
+formats::Json MetadataField(const Metadata& metadata, std::string_view key);
 
 }  // namespace rockpoint::cli

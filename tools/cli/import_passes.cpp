@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "formats/printable.h"
 #include "rockpoint/memory_checkpointer.h"
 
 namespace rockpoint::cli {
@@ -22,15 +23,16 @@ Result<bool> HasThread(Checkpointer& store, const std::string& thread) {
 Result<std::string> ExportThread(Checkpointer& store,
                                  const std::string& thread) {
   std::ostringstream out;
-  RP_ASSIGN_OR_RETURN(ExportCounts counts,
-                      ExportStore(store, {thread}, out, ProgressFn()));
+  RP_ASSIGN_OR_RETURN(
+      formats::ExportCounts counts,
+      formats::ExportStore(store, {thread}, out, formats::ProgressFn()));
   (void)counts;
   return std::move(out).str();
 }
 
 // Stages each thread into a fresh memory store, then compares it with the
 // target's.
-class CheckSink final : public ImportSink {
+class CheckSink final : public formats::ImportSink {
  public:
   CheckSink(Checkpointer& target, ExistingThread existing, ImportPlan& plan)
       : target_(target), existing_(existing), plan_(plan) {}
@@ -48,7 +50,7 @@ class CheckSink final : public ImportSink {
     switch (existing_) {
       case ExistingThread::kRefuse:
         return Status::InvalidArgument(
-            "thread " + Printable(thread) +
+            "thread " + formats::Printable(thread) +
             " already exists in the target store (--resume skips threads "
             "imported before, --replace replaces them, or delete it first)");
       case ExistingThread::kReplace:
@@ -61,7 +63,7 @@ class CheckSink final : public ImportSink {
     RP_ASSIGN_OR_RETURN(std::string stored, ExportThread(target_, thread));
     if (input != stored) {
       return Status::InvalidArgument(
-          "thread " + Printable(thread) +
+          "thread " + formats::Printable(thread) +
           " exists in the target store and differs from the input "
           "(--replace replaces it)");
     }
@@ -77,7 +79,7 @@ class CheckSink final : public ImportSink {
 };
 
 // Writes each thread the plan does not skip; counts the whole ones.
-class WriteSink final : public ImportSink {
+class WriteSink final : public formats::ImportSink {
  public:
   WriteSink(Checkpointer& target, const ImportPlan& plan, ImportDone& done)
       : target_(target), plan_(plan), done_(done) {}
@@ -121,25 +123,27 @@ Result<std::ifstream> OpenInput(const std::string& file) {
 
 Result<ImportPlan> CheckImport(const std::string& file, Checkpointer& target,
                                ExistingThread existing,
-                               const ImportOptions& options,
-                               const ProgressFn& progress) {
+                               const formats::ImportOptions& options,
+                               const formats::ProgressFn& progress) {
   RP_ASSIGN_OR_RETURN(std::ifstream in, OpenInput(file));
   ImportPlan plan;
   CheckSink sink(target, existing, plan);
-  RP_ASSIGN_OR_RETURN(plan.counts, ImportThreads(in, sink, options, progress));
+  RP_ASSIGN_OR_RETURN(plan.counts,
+                      formats::ImportThreads(in, sink, options, progress));
   return plan;
 }
 
 Status WriteImport(const std::string& file, Checkpointer& target,
-                   const ImportPlan& plan, const ImportOptions& options,
-                   const ProgressFn& progress, ImportDone& done) {
+                   const ImportPlan& plan,
+                   const formats::ImportOptions& options,
+                   const formats::ProgressFn& progress, ImportDone& done) {
   RP_ASSIGN_OR_RETURN(std::ifstream in, OpenInput(file));
   WriteSink sink(target, plan, done);
-  const ProgressFn counted = [&](uint64_t checkpoints) {
+  const formats::ProgressFn counted = [&](uint64_t checkpoints) {
     sink.Seen(checkpoints);
     if (progress) progress(checkpoints);
   };
-  return ImportThreads(in, sink, options, counted).status();
+  return formats::ImportThreads(in, sink, options, counted).status();
 }
 
 }  // namespace rockpoint::cli

@@ -16,15 +16,15 @@
 #include <set>
 #include <string>
 
+#include "formats/export_format.h"
 #include "rockpoint/checkpointer.h"
-#include "tools/cli/export_format.h"
 
 namespace rockpoint::cli {
 
 enum class ExistingThread { kRefuse, kResume, kReplace };
 
 struct ImportPlan {
-  ExportCounts counts;  // lines of the whole input.
+  formats::ExportCounts counts;  // lines of the whole input.
   uint64_t threads = 0;
   std::set<std::string> skip;     // already in the target, identical.
   std::set<std::string> replace;  // in the target, to be replaced.
@@ -35,8 +35,8 @@ struct ImportPlan {
 // `existing` does not allow; Aborted when options.interrupted() says so.
 Result<ImportPlan> CheckImport(const std::string& file, Checkpointer& target,
                                ExistingThread existing,
-                               const ImportOptions& options,
-                               const ProgressFn& progress);
+                               const formats::ImportOptions& options,
+                               const formats::ProgressFn& progress);
 
 // What WriteImport wrote, also when it stopped early.
 struct ImportDone {
@@ -51,7 +51,8 @@ struct ImportDone {
 // `target`, deleting each thread of plan.replace first. On error (Aborted
 // when interrupted) `done` says what was written.
 Status WriteImport(const std::string& file, Checkpointer& target,
-                   const ImportPlan& plan, const ImportOptions& options,
-                   const ProgressFn& progress, ImportDone& done);
+                   const ImportPlan& plan,
+                   const formats::ImportOptions& options,
+                   const formats::ProgressFn& progress, ImportDone& done);
 
 }  // namespace rockpoint::cli

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "tools/cli/export_format.h"
+#include "formats/export_format.h"
 
 namespace rockpoint::cli {
 
@@ -29,7 +29,7 @@ class Progress {
   void SetTotal(uint64_t total) { total_ = total; }
   void Update(uint64_t done);
   // A ProgressFn calling Update; valid while this object lives.
-  ProgressFn Fn() {
+  formats::ProgressFn Fn() {
     return [this](uint64_t done) { Update(done); };
   }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "formats/json_text.h"
 #include "formats/value_json.h"
 #include "rockpoint/msgpack_codec.h"
 
@@ -27,7 +28,7 @@ enum PythonExtCode : int8_t {
 
 // A key ValueToJson writes as a plain object member.
 bool IsReadableObjectKey(std::string_view key) {
-  return IsValidUtf8(key) && (key.empty() || key.front() != '$');
+  return formats::IsValidUtf8(key) && (key.empty() || key.front() != '$');
 }
 
 bool IsMessageModule(std::string_view module) {
@@ -36,9 +37,9 @@ bool IsMessageModule(std::string_view module) {
 }
 
 // {"module": M, "name": N, <body_key>: body}; no "module" when M is empty.
-Json ObjectForm(const std::string& module, const std::string& name,
-                const char* body_key, Json body) {
-  Json out = Json::object();
+formats::Json ObjectForm(const std::string& module, const std::string& name,
+                         const char* body_key, formats::Json body) {
+  formats::Json out = formats::Json::object();
   if (!module.empty()) out["module"] = module;
   out["name"] = name;
   out[body_key] = std::move(body);
@@ -69,7 +70,7 @@ std::optional<PythonCall> ParsePythonCall(const Value& decoded) {
   const Value::Array& items = decoded.as_array();
   if (items.size() != 3 && items.size() != 4) return std::nullopt;
   for (int i : {0, 1}) {
-    if (!items[i].is_string() || !IsValidUtf8(items[i].as_string())) {
+    if (!items[i].is_string() || !formats::IsValidUtf8(items[i].as_string())) {
       return std::nullopt;
     }
   }
@@ -83,10 +84,10 @@ std::optional<PythonCall> ParsePythonCall(const Value& decoded) {
 // nests at most kMaxDepth on its own).
 class PythonValueReader {
  public:
-  Json Convert(const Value& value, int depth) {
+  formats::Json Convert(const Value& value, int depth) {
     switch (value.kind()) {
       case Value::Kind::kArray: {
-        Json array = Json::array();
+        formats::Json array = formats::Json::array();
         for (const Value& item : value.as_array()) {
           array.push_back(Convert(item, depth + 1));
         }
@@ -109,26 +110,27 @@ class PythonValueReader {
   bool decoded_any() const { return decoded_any_; }
 
  private:
-  Json ConvertMap(const Value::Map& map, int depth) {
+  formats::Json ConvertMap(const Value::Map& map, int depth) {
     bool plain = true;
     for (const auto& [key, item] : map)
       plain = plain && IsReadableObjectKey(key);
     if (plain) {
-      Json object = Json::object();
+      formats::Json object = formats::Json::object();
       for (const auto& [key, item] : map)
         object[key] = Convert(item, depth + 1);
       return object;
     }
-    Json pairs = Json::array();
+    formats::Json pairs = formats::Json::array();
     for (const auto& [key, item] : map) {
-      pairs.push_back(Json::array({TextToJson(key), Convert(item, depth + 1)}));
+      pairs.push_back(formats::Json::array(
+          {formats::TextToJson(key), Convert(item, depth + 1)}));
     }
-    Json tagged = Json::object();
+    formats::Json tagged = formats::Json::object();
     tagged["$map"] = std::move(pairs);
     return tagged;
   }
 
-  std::optional<Json> ConvertExt(const serde::Ext& ext, int depth) {
+  std::optional<formats::Json> ConvertExt(const serde::Ext& ext, int depth) {
     if (depth >= serde::kMaxDepth) return std::nullopt;
     auto decoded = serde::DecodeMsgpack(ext.data);
     if (!decoded.ok()) return std::nullopt;
@@ -141,7 +143,7 @@ class PythonValueReader {
         if (call->module == "uuid" && call->name == "UUID") {
           std::optional<std::string> uuid = UuidText(argument);
           if (!uuid) return std::nullopt;
-          return Json(*uuid);
+          return formats::Json(*uuid);
         }
         return Convert(argument, depth + 1);
       case kPyMethodSingleArg:
@@ -169,12 +171,13 @@ class PythonValueReader {
 
   // {"type": <Class>, "content": ..., <other fields>}; nullopt when a field
   // name cannot be a plain object member.
-  std::optional<Json> MessageForm(const std::string& name,
-                                  const Value::Map& fields, int depth) {
+  std::optional<formats::Json> MessageForm(const std::string& name,
+                                           const Value::Map& fields,
+                                           int depth) {
     for (const auto& [key, item] : fields) {
       if (!IsReadableObjectKey(key)) return std::nullopt;
     }
-    Json message = Json::object();
+    formats::Json message = formats::Json::object();
     message["type"] = name;
     if (const auto content = fields.find("content"); content != fields.end()) {
       message["content"] = Convert(content->second, depth + 1);
@@ -191,18 +194,18 @@ class PythonValueReader {
 
 // LangGraph.js's lc objects (langgraph-checkpoint's serde/jsonplus.js and
 // LangChain's Serializable.toJSON).
-bool HasStringId(const Json& object, size_t min_size) {
+bool HasStringId(const formats::Json& object, size_t min_size) {
   const auto id = object.find("id");
   if (id == object.end() || !id->is_array() || id->size() < min_size) {
     return false;
   }
-  for (const Json& part : *id) {
+  for (const formats::Json& part : *id) {
     if (!part.is_string()) return false;
   }
   return true;
 }
 
-bool IsLcVersion(const Json& object, int version, const char* type) {
+bool IsLcVersion(const formats::Json& object, int version, const char* type) {
   const auto lc = object.find("lc");
   const auto kind = object.find("type");
   return lc != object.end() && lc->is_number_integer() &&
@@ -210,17 +213,18 @@ bool IsLcVersion(const Json& object, int version, const char* type) {
          kind->is_string() && kind->get<std::string>() == type;
 }
 
-std::optional<Json> ReadableLcObject(const Json& object);
+std::optional<formats::Json> ReadableLcObject(const formats::Json& object);
 
-Json ConvertLangChainJson(const Json& json) {
+formats::Json ConvertLangChainJson(const formats::Json& json) {
   if (json.is_array()) {
-    Json array = Json::array();
-    for (const Json& item : json) array.push_back(ConvertLangChainJson(item));
+    formats::Json array = formats::Json::array();
+    for (const formats::Json& item : json)
+      array.push_back(ConvertLangChainJson(item));
     return array;
   }
   if (!json.is_object()) return json;
   if (auto readable = ReadableLcObject(json)) return std::move(*readable);
-  Json object = Json::object();
+  formats::Json object = formats::Json::object();
   for (const auto& [key, item] : json.items()) {
     object[key] = ConvertLangChainJson(item);
   }
@@ -228,13 +232,14 @@ Json ConvertLangChainJson(const Json& json) {
 }
 
 // An lc 1 constructor: a LangChain message or another Serializable.
-std::optional<Json> ReadableLcConstructor(const Json& object) {
-  Json kwargs = object.value("kwargs", Json::object());
+std::optional<formats::Json> ReadableLcConstructor(
+    const formats::Json& object) {
+  formats::Json kwargs = object.value("kwargs", formats::Json::object());
   if (!kwargs.is_object()) return std::nullopt;
-  const Json& id = object.at("id");
+  const formats::Json& id = object.at("id");
   const std::string name = id.back().get<std::string>();
   if (id.size() >= 2 && id[id.size() - 2] == "messages") {
-    Json message = Json::object();
+    formats::Json message = formats::Json::object();
     message["type"] = name;
     if (kwargs.contains("content")) {
       message["content"] = ConvertLangChainJson(kwargs.at("content"));
@@ -253,8 +258,8 @@ std::optional<Json> ReadableLcConstructor(const Json& object) {
 }
 
 // An lc 2 record of LangGraph.js's serializer.
-std::optional<Json> ReadableLcRecord(const Json& object) {
-  if (IsLcVersion(object, 2, "undefined")) return Json();
+std::optional<formats::Json> ReadableLcRecord(const formats::Json& object) {
+  if (IsLcVersion(object, 2, "undefined")) return formats::Json();
   if (IsLcVersion(object, 2, "delta_snapshot") && object.contains("value")) {
     return ConvertLangChainJson(object.at("value"));
   }
@@ -262,7 +267,7 @@ std::optional<Json> ReadableLcRecord(const Json& object) {
       object.at("id").size() != 1) {
     return std::nullopt;
   }
-  const Json args = object.value("args", Json::array());
+  const formats::Json args = object.value("args", formats::Json::array());
   if (!args.is_array()) return std::nullopt;
   const std::string name = object.at("id")[0].get<std::string>();
   if ((name == "Set" || name == "Map") && args.size() == 1 &&
@@ -272,7 +277,7 @@ std::optional<Json> ReadableLcRecord(const Json& object) {
   return ObjectForm("", name, "args", ConvertLangChainJson(args));
 }
 
-std::optional<Json> ReadableLcObject(const Json& object) {
+std::optional<formats::Json> ReadableLcObject(const formats::Json& object) {
   if (IsLcVersion(object, 1, "constructor") && HasStringId(object, 1)) {
     return ReadableLcConstructor(object);
   }
@@ -281,17 +286,17 @@ std::optional<Json> ReadableLcObject(const Json& object) {
 
 }  // namespace
 
-Json ReadableJson(const Value& value) {
+formats::Json ReadableJson(const Value& value) {
   return PythonValueReader().Convert(value, 0);
 }
 
-Json ReadableLangChainJson(const Json& json) {
+formats::Json ReadableLangChainJson(const formats::Json& json) {
   return ConvertLangChainJson(json);
 }
 
 std::string ReadableText(const Value& value) {
   PythonValueReader reader;
-  Json json = reader.Convert(value, 0);
+  formats::Json json = reader.Convert(value, 0);
   return reader.decoded_any() ? json.dump() : value.DebugString();
 }
 

@@ -40,18 +40,18 @@
 
 #include <string>
 
+#include "formats/json_text.h"
 #include "rockpoint/value.h"
-#include "tools/cli/text_codec.h"
 
 namespace rockpoint::cli {
 
 // ValueToJson (formats/value_json.h) with LangGraph Python's
 // extensions in their readable forms (see above).
-Json ReadableJson(const serde::Value& value);
+formats::Json ReadableJson(const serde::Value& value);
 
 // `json` (a parsed "json" payload) with LangGraph.js's lc objects in their
 // readable forms. REQUIRES: `json` nests at most kMaxJsonDepth levels.
-Json ReadableLangChainJson(const Json& json);
+formats::Json ReadableLangChainJson(const formats::Json& json);
 
 // A table cell for `value`: its DebugString when no extension in it has a
 // readable form (the output of values without LangGraph objects does not

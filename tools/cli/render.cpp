@@ -3,10 +3,13 @@
 
 #include <algorithm>
 
+#include "formats/json_text.h"
+#include "formats/printable.h"
+
 namespace rockpoint::cli {
 namespace {
 
-bool IsTextField(const Json& json) {
+bool IsTextField(const formats::Json& json) {
   return json.is_object() && json.size() == 1 && json.contains("b64") &&
          json["b64"].is_string();
 }
@@ -39,17 +42,17 @@ void Pad(std::ostream& out, const std::string& text, size_t width) {
   for (size_t w = DisplayWidth(text); w < width; ++w) out << ' ';
 }
 
-void RenderTable(const std::vector<Column>& columns, const Json& rows,
+void RenderTable(const std::vector<Column>& columns, const formats::Json& rows,
                  size_t max_cell_width, std::ostream& out) {
   std::vector<std::vector<std::string>> cells;
   std::vector<size_t> widths;
   for (const Column& column : columns) {
     widths.push_back(DisplayWidth(column.title));
   }
-  for (const Json& row : rows) {
+  for (const formats::Json& row : rows) {
     std::vector<std::string> line;
     for (size_t c = 0; c < columns.size(); ++c) {
-      const Json* cell =
+      const formats::Json* cell =
           row.contains(columns[c].key) ? &row[columns[c].key] : nullptr;
       line.push_back(cell ? CellText(*cell, max_cell_width) : "-");
       widths[c] = std::max(widths[c], DisplayWidth(line.back()));
@@ -73,13 +76,14 @@ void RenderTable(const std::vector<Column>& columns, const Json& rows,
   for (const auto& line : cells) print_line(line);
 }
 
-bool IsArrayOfObjects(const Json& json) {
+bool IsArrayOfObjects(const formats::Json& json) {
   return json.is_array() && !json.empty() &&
-         std::all_of(json.begin(), json.end(),
-                     [](const Json& item) { return item.is_object(); });
+         std::all_of(json.begin(), json.end(), [](const formats::Json& item) {
+           return item.is_object();
+         });
 }
 
-void RenderDocumentTable(const Json& document, size_t max_cell_width,
+void RenderDocumentTable(const formats::Json& document, size_t max_cell_width,
                          std::ostream& out) {
   size_t key_width = 0;
   for (const auto& [key, value] : document.items()) {
@@ -94,7 +98,7 @@ void RenderDocumentTable(const Json& document, size_t max_cell_width,
   for (const auto& [key, value] : document.items()) {
     if (!IsArrayOfObjects(value)) continue;
     std::vector<Column> columns;
-    for (const Json& row : value) {
+    for (const formats::Json& row : value) {
       for (const auto& [member, unused] : row.items()) {
         const bool known = std::any_of(
             columns.begin(), columns.end(),
@@ -109,17 +113,17 @@ void RenderDocumentTable(const Json& document, size_t max_cell_width,
 
 }  // namespace
 
-std::string CellText(const Json& cell, size_t max_width) {
+std::string CellText(const formats::Json& cell, size_t max_width) {
   std::string text;
   if (cell.is_null()) {
     text = "-";
   } else if (cell.is_string()) {
-    text = Printable(cell.get<std::string>());
+    text = formats::Printable(cell.get<std::string>());
   } else if (IsTextField(cell)) {
-    auto bytes = Base64Decode(cell["b64"].get<std::string>());
-    text = bytes.ok() ? Printable(*bytes) : cell.dump();
+    auto bytes = formats::Base64Decode(cell["b64"].get<std::string>());
+    text = bytes.ok() ? formats::Printable(*bytes) : cell.dump();
   } else {
-    text = cell.dump(-1, ' ', false, Json::error_handler_t::replace);
+    text = cell.dump(-1, ' ', false, formats::Json::error_handler_t::replace);
   }
   return Cut(std::move(text), max_width);
 }
@@ -140,7 +144,7 @@ void Render(const Output& output, OutputFormat format, size_t max_cell_width,
       break;
     case OutputFormat::kJsonl:
       if (rows_mode) {
-        for (const Json& row : output.rows) out << row.dump() << '\n';
+        for (const formats::Json& row : output.rows) out << row.dump() << '\n';
       } else {
         out << output.document.dump() << '\n';
       }

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli/text_codec.h"
+#include "formats/json_text.h"
 
 namespace rockpoint::cli {
 
@@ -30,16 +30,16 @@ struct Column {
 struct Output {
   // Rows mode: `columns` non-empty, `rows` an array of objects.
   std::vector<Column> columns;
-  Json rows = Json::array();
+  formats::Json rows = formats::Json::array();
   // Document mode (used when `columns` is empty): an object.
-  Json document = Json::object();
+  formats::Json document = formats::Json::object();
 
   static Output Rows(std::vector<Column> columns) {
     Output output;
     output.columns = std::move(columns);
     return output;
   }
-  static Output Document(Json document) {
+  static Output Document(formats::Json document) {
     Output output;
     output.document = std::move(document);
     return output;
@@ -51,6 +51,6 @@ void Render(const Output& output, OutputFormat format, size_t max_cell_width,
 
 // A JSON value as a table cell: strings and text fields printable, null as
 // "-", anything else compact JSON; cut to `max_width` (0: no limit).
-std::string CellText(const Json& cell, size_t max_width);
+std::string CellText(const formats::Json& cell, size_t max_width);
 
 }  // namespace rockpoint::cli

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "formats/json_text.h"
 #include "tools/cli/command_util.h"
 
 namespace rockpoint::cli {
@@ -90,8 +91,8 @@ Result<int> RunRetentionPrune(Context& context,
   return kExitOk;
 }
 
-Json RetentionReportJson(const RetentionReport& report, bool dry_run) {
-  Json doc = Json::object();
+formats::Json RetentionReportJson(const RetentionReport& report, bool dry_run) {
+  formats::Json doc = formats::Json::object();
   doc["dry_run"] = dry_run;
   doc["threads_examined"] = report.threads_examined;
   doc["threads_emptied"] = report.threads_emptied;

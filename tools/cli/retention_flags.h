@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "formats/json_text.h"
 #include "rockpoint/retention.h"
 #include "tools/cli/command.h"
 
@@ -45,6 +46,6 @@ Result<int> RunRetentionPrune(Context& context,
 
 // {"dry_run", "threads_examined", "threads_emptied",
 //  "checkpoints_expired", "checkpoints_hidden", "bytes"}.
-Json RetentionReportJson(const RetentionReport& report, bool dry_run);
+formats::Json RetentionReportJson(const RetentionReport& report, bool dry_run);
 
 }  // namespace rockpoint::cli

@@ -32,7 +32,6 @@
 #include "rockpoint/encryption.h"
 #include "rockpoint/open.h"
 #include "rockpoint/status.h"
-#include "tools/cli/export_format.h"
 
 namespace rockpoint::cli {
 

@@ -1,6 +1,9 @@
 // Payload rendering (see value_json.h).
 #include "tools/cli/value_json.h"
 
+#include "formats/json_text.h"
+#include "formats/printable.h"
+#include "formats/value_json.h"
 #include "rockpoint/msgpack_codec.h"
 #include "tools/cli/readable_values.h"
 #include "tools/cli/runtime_forms.h"
@@ -11,8 +14,8 @@ namespace {
 // A "json" payload that parses within kMaxJsonDepth.
 bool IsRenderableJson(const TypedValue& payload) {
   return payload.type == "json" &&
-         JsonNestingDepth(payload.bytes) <= kMaxJsonDepth &&
-         Json::accept(payload.bytes);
+         formats::JsonNestingDepth(payload.bytes) <= formats::kMaxJsonDepth &&
+         formats::Json::accept(payload.bytes);
 }
 
 }  // namespace
@@ -24,9 +27,9 @@ std::optional<Value> DecodePayload(const TypedValue& payload) {
   return std::move(value).value();
 }
 
-Json PayloadToJson(const TypedValue& payload, PayloadView view) {
-  Json out = Json::object();
-  out["type"] = TextToJson(payload.type);
+formats::Json PayloadToJson(const TypedValue& payload, PayloadView view) {
+  formats::Json out = formats::Json::object();
+  out["type"] = formats::TextToJson(payload.type);
   if (view == PayloadView::kDecoded) {
     if (auto value = DecodePayload(payload)) {
       Unwrapped unwrapped = UnwrapRuntimeForm(std::move(*value));
@@ -37,11 +40,11 @@ Json PayloadToJson(const TypedValue& payload, PayloadView view) {
       return out;
     }
     if (IsRenderableJson(payload)) {
-      out["value"] = ReadableLangChainJson(Json::parse(payload.bytes));
+      out["value"] = ReadableLangChainJson(formats::Json::parse(payload.bytes));
       return out;
     }
   }
-  out["b64"] = Base64Encode(payload.bytes);
+  out["b64"] = formats::Base64Encode(payload.bytes);
   return out;
 }
 
@@ -53,10 +56,11 @@ std::string PayloadToText(const TypedValue& payload, PayloadView view) {
       return (form.empty() ? "" : form + ": ") + ReadableText(unwrapped.value);
     }
     if (IsRenderableJson(payload)) {
-      return ReadableLangChainJson(Json::parse(payload.bytes)).dump();
+      return ReadableLangChainJson(formats::Json::parse(payload.bytes)).dump();
     }
   }
-  return Printable(payload.type) + " b64:" + Base64Encode(payload.bytes);
+  return formats::Printable(payload.type) +
+         " b64:" + formats::Base64Encode(payload.bytes);
 }
 
 }  // namespace rockpoint::cli

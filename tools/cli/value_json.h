@@ -1,6 +1,5 @@
-// Renderings of stored payloads for the CLI's tables and JSON output; the
-// JSON forms of Values and versions they build on are engine/jsonl's
-// (formats/value_json.h, brought into this namespace).
+// Renderings of stored payloads for the CLI's tables and JSON output, built
+// on the JSON forms of Values and versions of formats/value_json.h.
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -8,19 +7,11 @@
 #include <optional>
 #include <string>
 
+#include "formats/json_text.h"
 #include "formats/value_json.h"
 #include "rockpoint/types.h"
-#include "tools/cli/text_codec.h"
 
 namespace rockpoint::cli {
-
-using formats::CheckJsonNesting;
-using formats::JsonNestingDepth;
-using formats::kMaxJsonDepth;
-using formats::ValueFromJson;
-using formats::ValueToJson;
-using formats::VersionFromJson;
-using formats::VersionToJson;
 
 // How a stored payload is shown.
 enum class PayloadView {
@@ -33,7 +24,7 @@ enum class PayloadView {
 // A "json" payload decodes when it is JSON nested at most kMaxJsonDepth.
 // A runtime delta snapshot or overwrite (runtime_forms.h) shows its inner
 // value, with "form": "delta snapshot" | "overwrite".
-Json PayloadToJson(const TypedValue& payload, PayloadView view);
+formats::Json PayloadToJson(const TypedValue& payload, PayloadView view);
 // The same for a table cell: the Value's DebugString (prefixed "delta
 // snapshot: " or "overwrite: " for those forms), or "<type> b64:...".
 std::string PayloadToText(const TypedValue& payload, PayloadView view);

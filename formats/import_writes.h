@@ -13,7 +13,7 @@
 #include "rockpoint/status.h"
 #include "rockpoint/types.h"
 
-namespace rockpoint::cli {
+namespace rockpoint::formats {
 
 // REQUIRES: distinct idx values; the caller bounds the gaps (the work is
 // proportional to the largest idx). InvalidArgument when a gap has no
@@ -21,4 +21,4 @@ namespace rockpoint::cli {
 Result<std::vector<ChannelWrite>> WriteList(
     const std::vector<PendingWrite>& writes, const std::string& task_id);
 
-}  // namespace rockpoint::cli
+}  // namespace rockpoint::formats

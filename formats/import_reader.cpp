@@ -10,11 +10,13 @@
 #include <map>
 #include <set>
 
-#include "tools/cli/export_format.h"
-#include "tools/cli/import_writes.h"
-#include "tools/cli/value_json.h"
+#include "formats/export_format.h"
+#include "formats/import_writes.h"
+#include "formats/json_text.h"
+#include "formats/printable.h"
+#include "formats/value_json.h"
 
-namespace rockpoint::cli {
+namespace rockpoint::formats {
 namespace {
 
 using VersionKey = std::pair<std::string, ChannelVersion>;
@@ -137,19 +139,18 @@ Status Importer::HandleLine(const Json& json) {
   const std::string kind =
       json.contains("kind") && json["kind"].is_string() ? json["kind"] : "";
   if (kind == "value") {
-    RP_ASSIGN_OR_RETURN(ValueLine line, formats::ValueLineFromJson(
-                                            json, formats::Dialect::kExport));
+    RP_ASSIGN_OR_RETURN(ValueLine line,
+                        ValueLineFromJson(json, Dialect::kExport));
     return AddValue(std::move(line));
   }
   if (kind == "checkpoint") {
-    RP_ASSIGN_OR_RETURN(
-        CheckpointLine line,
-        formats::CheckpointLineFromJson(json, formats::Dialect::kExport));
+    RP_ASSIGN_OR_RETURN(CheckpointLine line,
+                        CheckpointLineFromJson(json, Dialect::kExport));
     return AddCheckpoint(std::move(line));
   }
   if (kind == "write") {
     RP_ASSIGN_OR_RETURN(WriteLine line,
-                        WriteLineFromJson(json, formats::Dialect::kExport));
+                        WriteLineFromJson(json, Dialect::kExport));
     return AddWrite(std::move(line));
   }
   if (kind == "end") {
@@ -331,4 +332,4 @@ Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
   return ImportThreads(in, sink, ImportOptions{}, progress);
 }
 
-}  // namespace rockpoint::cli
+}  // namespace rockpoint::formats

@@ -1,11 +1,8 @@
 // The export's header and trailer lines (grammar in FORMAT_JSONL.md); the
 // lines between them are formats/lines.h's.
-#include "tools/cli/export_format.h"
+#include "formats/export_format.h"
 
-namespace rockpoint::cli {
-
-using formats::BadField;
-using formats::LineFields;
+namespace rockpoint::formats {
 
 Json HeaderToJson() {
   Json json = Json::object();
@@ -53,4 +50,4 @@ Result<ExportCounts> TrailerFromJson(const Json& json) {
   return counts;
 }
 
-}  // namespace rockpoint::cli
+}  // namespace rockpoint::formats

@@ -1,6 +1,7 @@
-// The JSONL export format (tools/cli/FORMAT_JSONL.md): what `export` writes
-// and `import` reads. (A .jsonl store is not an export but a journal,
-// engine/jsonl/FORMAT.md; `import` reads it through that backend.)
+// The JSONL export format (tools/cli/FORMAT_JSONL.md): what the CLI's
+// `export` writes and its `import` reads, and what the import fuzz target
+// (fuzz/import_fuzz.cpp) checks. (A .jsonl store is not an export but a
+// journal, engine/jsonl/FORMAT.md; `import` reads it through that backend.)
 //
 // ExportStore walks a store through the Checkpointer interface and writes,
 // in a deterministic order (thread bytes, namespace bytes, checkpoint id),
@@ -21,15 +22,12 @@
 #include <vector>
 
 #include "formats/export_header.h"
+#include "formats/json_text.h"
 #include "formats/lines.h"
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/status.h"
-#include "tools/cli/text_codec.h"
 
-namespace rockpoint::cli {
-
-using formats::kExportFormatName;
-using formats::kExportFormatVersion;
+namespace rockpoint::formats {
 
 struct ExportCounts {
   uint64_t checkpoints = 0;
@@ -83,15 +81,7 @@ Result<ExportCounts> ImportStore(std::istream& in, Checkpointer& target,
                                  const ProgressFn& progress);
 
 // --- the header and trailer lines (export_lines.cpp); the lines between
-// them are formats/lines.h's, in its kExport dialect ---
-
-using formats::CheckpointLine;
-using formats::CheckpointLineToJson;
-using formats::ValueLine;
-using formats::ValueLineToJson;
-using formats::WriteLine;
-using formats::WriteLineFromJson;
-using formats::WriteLineToJson;
+// them are lines.h's, in its kExport dialect ---
 
 Json HeaderToJson();
 Json TrailerToJson(const ExportCounts& counts);
@@ -100,4 +90,4 @@ Json TrailerToJson(const ExportCounts& counts);
 Status CheckHeader(const Json& json);
 Result<ExportCounts> TrailerFromJson(const Json& json);
 
-}  // namespace rockpoint::cli
+}  // namespace rockpoint::formats

@@ -4,9 +4,11 @@
 #include <map>
 #include <set>
 
-#include "tools/cli/export_format.h"
+#include "formats/export_format.h"
+#include "formats/json_text.h"
+#include "formats/printable.h"
 
-namespace rockpoint::cli {
+namespace rockpoint::formats {
 namespace {
 
 // The checkpoint ids of each namespace of `thread`, hidden ones included,
@@ -88,7 +90,7 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
       value_line.channel = channel;
       value_line.version = version->second;
       value_line.value = value;
-      EmitLine(ValueLineToJson(value_line, formats::Dialect::kExport), out);
+      EmitLine(ValueLineToJson(value_line, Dialect::kExport), out);
       ++counts.values;
     }
     CheckpointLine line{thread,       ns,         tuple->hidden,
@@ -100,9 +102,9 @@ Status ExportNamespace(Checkpointer& source, const std::string& thread,
     EmitLine(CheckpointLineToJson(line), out);
     ++counts.checkpoints;
     for (PendingWrite& write : tuple->pending_writes) {
-      EmitLine(WriteLineToJson({thread, ns, id, std::move(write)},
-                               formats::Dialect::kExport),
-               out);
+      EmitLine(
+          WriteLineToJson({thread, ns, id, std::move(write)}, Dialect::kExport),
+          out);
       ++counts.writes;
     }
     if (!out) return Status::IOError("cannot write the export (disk full?)");
@@ -147,4 +149,4 @@ Result<ExportCounts> ExportStore(Checkpointer& source,
   return counts;
 }
 
-}  // namespace rockpoint::cli
+}  // namespace rockpoint::formats

@@ -1,11 +1,11 @@
 // WriteList: a task's writes as one put_writes list.
-#include "tools/cli/import_writes.h"
+#include "formats/import_writes.h"
 
 #include <map>
 
-#include "tools/cli/text_codec.h"
+#include "formats/printable.h"
 
-namespace rockpoint::cli {
+namespace rockpoint::formats {
 
 Result<std::vector<ChannelWrite>> WriteList(
     const std::vector<PendingWrite>& writes, const std::string& task_id) {
@@ -45,4 +45,4 @@ Result<std::vector<ChannelWrite>> WriteList(
   return list;
 }
 
-}  // namespace rockpoint::cli
+}  // namespace rockpoint::formats
