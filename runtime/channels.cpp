@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "formats/stored_forms.h"
 #include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::runtime {
@@ -93,27 +94,22 @@ BinaryReducer AddReducer() {
 }
 
 Value MakeOverwrite(const Value& value) {
-  return Value(serde::Ext{kOverwriteExtTag, serde::EncodeMsgpack(value)});
+  return formats::WrapStoredForm(formats::StoredForm::kOverwrite, value);
 }
 
 bool IsOverwrite(const Value& value) {
-  return value.is_ext() && value.as_ext().type == kOverwriteExtTag;
+  return formats::StoredFormOf(value) == formats::StoredForm::kOverwrite;
 }
 
 Value WrapSnapshot(const Value& value) {
-  return Value(serde::Ext{kDeltaSnapshotExtTag, serde::EncodeMsgpack(value)});
+  return formats::WrapStoredForm(formats::StoredForm::kDeltaSnapshot, value);
 }
 
 Result<Value> UnwrapStoredValue(const Value& stored) {
-  if (stored.is_ext() && stored.as_ext().type == kDeltaSnapshotExtTag) {
-    Result<Value> inner = serde::DecodeMsgpack(stored.as_ext().data);
-    if (!inner.ok()) {
-      return Status::Corruption("delta snapshot payload: " +
-                                inner.status().message());
-    }
-    return inner;
+  if (formats::StoredFormOf(stored) != formats::StoredForm::kDeltaSnapshot) {
+    return stored;
   }
-  return stored;
+  return formats::UnwrapStoredForm(stored);
 }
 
 TypedValue EncodeTyped(const Value& value) {

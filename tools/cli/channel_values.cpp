@@ -61,8 +61,8 @@ Result<std::map<std::string, ChannelValue>> ResolveChannels(
       if (view == PayloadView::kRaw) continue;
       if (auto decoded = DecodePayload(stored->second)) {
         Unwrapped unwrapped = UnwrapRuntimeForm(std::move(*decoded));
-        if (unwrapped.form != StoredForm::kPlain) {
-          channel.source = StoredFormName(unwrapped.form);
+        if (unwrapped.form != formats::StoredForm::kPlain) {
+          channel.source = formats::StoredFormName(unwrapped.form);
         }
         channel.value = std::move(unwrapped.value);
       }

@@ -1,37 +1,16 @@
 // Runtime stored forms: unwrapping tags, the AppendReducer fold.
 #include "tools/cli/runtime_forms.h"
 
-#include "rockpoint/msgpack_codec.h"
-#include "rockpoint/runtime/channels.h"
-
 namespace rockpoint::cli {
 
+using formats::StoredForm;
+
 Unwrapped UnwrapRuntimeForm(Value decoded) {
-  if (!decoded.is_ext()) return {std::move(decoded), StoredForm::kPlain};
-  const serde::Ext& ext = decoded.as_ext();
-  StoredForm form = StoredForm::kPlain;
-  if (ext.type == runtime::kDeltaSnapshotExtTag) {
-    form = StoredForm::kDeltaSnapshot;
-  } else if (ext.type == runtime::kOverwriteExtTag) {
-    form = StoredForm::kOverwrite;
-  } else {
-    return {std::move(decoded), StoredForm::kPlain};
-  }
-  auto inner = serde::DecodeMsgpack(ext.data);
+  const StoredForm form = formats::StoredFormOf(decoded);
+  if (form == StoredForm::kPlain) return {std::move(decoded), form};
+  Result<Value> inner = formats::UnwrapStoredForm(decoded);
   if (!inner.ok()) return {std::move(decoded), StoredForm::kPlain};
   return {std::move(inner).value(), form};
-}
-
-const char* StoredFormName(StoredForm form) {
-  switch (form) {
-    case StoredForm::kPlain:
-      return "";
-    case StoredForm::kDeltaSnapshot:
-      return "delta snapshot";
-    case StoredForm::kOverwrite:
-      return "overwrite";
-  }
-  return "";
 }
 
 std::set<std::string> DeltaChannels(const Metadata& metadata) {

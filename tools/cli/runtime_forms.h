@@ -1,10 +1,7 @@
-// The runtime's stored forms (runtime/FORMAT.md), as the CLI reads them.
-//
-// A channel value or write the runtime stores is msgpack; two top-level
-// extension tags wrap a msgpack-encoded inner value:
-//   - Ext 0x44 ('D'): a delta snapshot, the full value of a delta channel;
-//   - Ext 0x4F ('O'): an overwrite write, which replaces a reducer
-//     channel's value instead of being folded in.
+// The runtime's stored forms (runtime/FORMAT.md; formats/stored_forms.h
+// decodes them), as the CLI reads them: a delta snapshot (the full value of
+// a delta channel) or an overwrite write (which replaces a reducer
+// channel's value instead of being folded in) shows its inner value.
 // A delta channel's value at a checkpoint that stores none is its seed (the
 // nearest ancestor's stored value) plus the writes of its delta history,
 // folded by the channel's reducer. The CLI does not know a graph's
@@ -20,24 +17,20 @@
 #include <string>
 #include <vector>
 
+#include "formats/stored_forms.h"
 #include "rockpoint/types.h"
 #include "rockpoint/value.h"
 
 namespace rockpoint::cli {
 
-enum class StoredForm { kPlain, kDeltaSnapshot, kOverwrite };
-
 struct Unwrapped {
   Value value;
-  StoredForm form = StoredForm::kPlain;
+  formats::StoredForm form = formats::StoredForm::kPlain;
 };
 
 // `decoded` without its runtime tag. A tagged value whose data does not
 // decode, or any other Ext, is returned as it is (kPlain).
 Unwrapped UnwrapRuntimeForm(Value decoded);
-
-// "delta snapshot", "overwrite"; "" for kPlain.
-const char* StoredFormName(StoredForm form);
 
 // The delta channels of a checkpoint written by the runtime: the keys of
 // its metadata's counters_since_delta_snapshot (absent: none).

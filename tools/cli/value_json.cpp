@@ -34,8 +34,8 @@ formats::Json PayloadToJson(const TypedValue& payload, PayloadView view) {
     if (auto value = DecodePayload(payload)) {
       Unwrapped unwrapped = UnwrapRuntimeForm(std::move(*value));
       out["value"] = ReadableJson(unwrapped.value);
-      if (unwrapped.form != StoredForm::kPlain) {
-        out["form"] = StoredFormName(unwrapped.form);
+      if (unwrapped.form != formats::StoredForm::kPlain) {
+        out["form"] = formats::StoredFormName(unwrapped.form);
       }
       return out;
     }
@@ -52,7 +52,7 @@ std::string PayloadToText(const TypedValue& payload, PayloadView view) {
   if (view == PayloadView::kDecoded) {
     if (auto value = DecodePayload(payload)) {
       Unwrapped unwrapped = UnwrapRuntimeForm(std::move(*value));
-      const std::string form = StoredFormName(unwrapped.form);
+      const std::string form = formats::StoredFormName(unwrapped.form);
       return (form.empty() ? "" : form + ": ") + ReadableText(unwrapped.value);
     }
     if (IsRenderableJson(payload)) {

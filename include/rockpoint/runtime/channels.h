@@ -15,7 +15,8 @@
 // triggers "branch:to:<node>", the Send list "__pregel_tasks"); those are
 // ephemeral: a value lives for one step.
 //
-// Stored forms (persisted; see runtime/FORMAT.md, do not renumber the tags):
+// Stored forms (persisted; see runtime/FORMAT.md; the tags are
+// rockpoint/stored_forms.h's):
 //   - a channel value or write is TypedValue{"msgpack", EncodeMsgpack(v)};
 //   - a delta snapshot is the Ext {kDeltaSnapshotExtTag, EncodeMsgpack(v)};
 //   - an overwrite write is the Ext {kOverwriteExtTag, EncodeMsgpack(v)}.
@@ -33,6 +34,7 @@
 
 #include "rockpoint/runtime/snapshot_policy.h"
 #include "rockpoint/status.h"
+#include "rockpoint/stored_forms.h"
 #include "rockpoint/types.h"
 #include "rockpoint/value.h"
 
@@ -43,9 +45,9 @@ using serde::Value;
 // without a value are absent.
 using State = Value::Map;
 
-// Persisted Ext tags. Do not renumber.
-inline constexpr int8_t kDeltaSnapshotExtTag = 0x44;  // 'D'
-inline constexpr int8_t kOverwriteExtTag = 0x4F;      // 'O'
+// The persisted Ext tags of the stored forms (rockpoint/stored_forms.h).
+using rockpoint::kDeltaSnapshotExtTag;
+using rockpoint::kOverwriteExtTag;
 
 // Folds one write into the current value. Must be deterministic: replaying
 // the stored writes through it rebuilds a delta channel.
