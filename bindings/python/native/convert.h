@@ -90,9 +90,13 @@ nb::dict DeltaHistoryToPy(const DeltaHistory& history,
 
 // Retention._native()'s tuple (max_idle seconds, max_age seconds, keep_last,
 // sweep_interval milliseconds, sweep_batch_threads), the first three None
-// when unset. TypeError for another shape; the values are checked by
+// when unset. TypeError for another shape, InvalidArgumentError for a
+// negative count (no size_t holds it); the values are checked by
 // ValidateRetentionPolicy, not here.
 RetentionPolicy PolicyFromPy(nb::handle spec);
+// PolicyFromPy's policy checked by ValidateRetentionPolicy:
+// InvalidArgumentError with its message (naming the field) when refused.
+void ValidatePolicy(nb::handle spec);
 // Microseconds since the Unix epoch (UTC). ValueError outside the engine
 // clock's range (the years 1678 to 2261).
 RetentionTime TimeFromPy(int64_t micros);

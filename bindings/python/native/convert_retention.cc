@@ -5,15 +5,31 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <tuple>
 
 #include "native/convert.h"
+#include "native/errors.h"
 
 namespace rockpoint::py {
 
+namespace {
+
+// A count of the tuple as the policy's size_t. A negative one has no such
+// value: InvalidArgumentError in the words ValidateRetentionPolicy uses for 0.
+size_t CountFromPy(int64_t count, const char* field) {
+  if (count < 0) {
+    throw EngineError(Status::InvalidArgument(
+        std::string(field) + " must be >= 1, got " + std::to_string(count)));
+  }
+  return static_cast<size_t>(count);
+}
+
+}  // namespace
+
 RetentionPolicy PolicyFromPy(nb::handle spec) {
   using Spec = std::tuple<std::optional<int64_t>, std::optional<int64_t>,
-                          std::optional<uint64_t>, int64_t, uint64_t>;
+                          std::optional<int64_t>, int64_t, int64_t>;
   Spec fields;
   if (!nb::try_cast(spec, fields)) {
     throw nb::type_error(
@@ -24,10 +40,14 @@ RetentionPolicy PolicyFromPy(nb::handle spec) {
   RetentionPolicy policy;
   if (max_idle) policy.max_idle = std::chrono::seconds(*max_idle);
   if (max_age) policy.max_age = std::chrono::seconds(*max_age);
-  if (keep_last) policy.keep_last = static_cast<size_t>(*keep_last);
+  if (keep_last) policy.keep_last = CountFromPy(*keep_last, "keep_last");
   policy.sweep_interval = std::chrono::milliseconds(interval_ms);
-  policy.sweep_batch_threads = static_cast<size_t>(batch);
+  policy.sweep_batch_threads = CountFromPy(batch, "sweep_batch_threads");
   return policy;
+}
+
+void ValidatePolicy(nb::handle spec) {
+  ThrowIfError(ValidateRetentionPolicy(PolicyFromPy(spec)));
 }
 
 RetentionTime TimeFromPy(int64_t micros) {

@@ -63,6 +63,8 @@ std::optional<std::string> KeyFromPy(nb::handle key) {
 NB_MODULE(_native, m) {
   rockpoint::py::RegisterErrors();
 
+  m.def("validate_retention", &rockpoint::py::ValidatePolicy, nb::arg("spec"));
+
   nb::class_<Cursor>(m, "Cursor")
       .def("next", &Cursor::Next, nb::arg("n"), nb::arg("serde"))
       .def("close", &Cursor::Close);
@@ -129,5 +131,5 @@ NB_MODULE(_native, m) {
       .def("close", &Store::Close)
       .def_prop_ro("closed", &Store::closed)
       .def_prop_ro("kind", &Store::kind)
-      .def_prop_ro("sync_writes", &Store::sync_writes);
+      .def_prop_ro("writes_inline", &Store::writes_inline);
 }

@@ -39,10 +39,6 @@ std::optional<RetentionOptions> RetentionOf(
   return options;
 }
 
-void CheckPolicy(const std::optional<RetentionPolicy>& retention) {
-  if (retention) ThrowIfError(ValidateRetentionPolicy(*retention));
-}
-
 // A put's arguments, converted with the GIL; called without it.
 struct PutCall {
   CheckpointConfig target;
@@ -118,10 +114,10 @@ CheckpointConfig TupleConfigFromPy(nb::handle config) {
 }  // namespace
 
 Store::Store(std::unique_ptr<Checkpointer> engine, std::string kind,
-             bool sync_writes)
+             bool writes_inline)
     : engine_(std::move(engine)),
       kind_(std::move(kind)),
-      sync_writes_(sync_writes) {}
+      writes_inline_(writes_inline) {}
 
 Store::~Store() {
   workers_.Stop();
@@ -152,7 +148,6 @@ std::shared_ptr<Store> Store::OpenRocksDb(OpenOptions& options) {
       if (store.encryption) WipeSecret(store.encryption->key);
     }
   } wipe{options, store};
-  CheckPolicy(options.retention);
   if (options.encryption_key) {
     if (options.encryption_key->size() != kEncryptionKeyBytes) {
       throw EngineError(Status::InvalidArgument(
@@ -177,18 +172,17 @@ std::shared_ptr<Store> Store::OpenRocksDb(OpenOptions& options) {
   if (store.encryption) WipeSecret(store.encryption->key);
   ThrowIfError(opened.status());
   return std::shared_ptr<Store>(
-      new Store(std::move(opened).value(), "rocksdb", options.sync_writes));
+      new Store(std::move(opened).value(), "rocksdb", !options.sync_writes));
 }
 
 std::shared_ptr<Store> Store::OpenMemory(
     const std::optional<RetentionPolicy>& retention) {
-  CheckPolicy(retention);
   StoreOptions store;
   store.retention = RetentionOf(retention);
   Result<std::unique_ptr<Checkpointer>> opened = Open("memory:", store);
   ThrowIfError(opened.status());
   return std::shared_ptr<Store>(
-      new Store(std::move(opened).value(), "memory", false));
+      new Store(std::move(opened).value(), "memory", true));
 }
 
 nb::dict Store::Put(nb::handle config, nb::handle checkpoint,

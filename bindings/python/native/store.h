@@ -55,9 +55,9 @@ struct OpenOptions {
 class Store : public std::enable_shared_from_this<Store> {
  public:
   // InvalidArgumentError for a retention policy that
-  // ValidateRetentionPolicy refuses or an encryption key that is not 32
-  // bytes (before anything is opened). Wipes options.encryption_key (and
-  // every copy it makes) before returning or throwing.
+  // ValidateRetentionPolicy refuses (Open's check) or an encryption key that
+  // is not 32 bytes (before anything is opened). Wipes options.encryption_key
+  // (and every copy it makes) before returning or throwing.
   static std::shared_ptr<Store> OpenRocksDb(OpenOptions& options);
   static std::shared_ptr<Store> OpenMemory(
       const std::optional<RetentionPolicy>& retention);
@@ -102,7 +102,9 @@ class Store : public std::enable_shared_from_this<Store> {
 
   bool closed();
   const std::string& kind() const { return kind_; }
-  bool sync_writes() const { return sync_writes_; }
+  // Whether no write waits on an fsync (the memory store, or RocksDB opened
+  // without sync_writes): the saver then runs writes inline.
+  bool writes_inline() const { return writes_inline_; }
 
   // Runs fn(checkpointer) with the GIL released and the engine kept open;
   // Aborted if the store is closed.
@@ -117,7 +119,7 @@ class Store : public std::enable_shared_from_this<Store> {
 
  private:
   Store(std::unique_ptr<Checkpointer> engine, std::string kind,
-        bool sync_writes);
+        bool writes_inline);
 
   // Runs fn(checkpointer) with the engine kept open, on a thread that holds
   // no GIL; Aborted if the store is closed.
@@ -139,7 +141,7 @@ class Store : public std::enable_shared_from_this<Store> {
   std::mutex slots_mu_;
   std::vector<std::weak_ptr<CursorSlot>> slots_;  // GUARDED_BY(slots_mu_)
   const std::string kind_;
-  const bool sync_writes_;
+  const bool writes_inline_;
   // Concurrent writers that wait for a fsync share it (RocksDB's group
   // commit), so there are more workers than cores.
   static constexpr size_t kWorkers = 16;

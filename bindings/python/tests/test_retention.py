@@ -138,30 +138,35 @@ def test_retention_defaults_and_frozen() -> None:
 @pytest.mark.parametrize(
     ("fields", "error", "message"),
     [
-        ({}, ValueError, "none of max_age, max_idle and keep_last"),
-        ({"sweep_interval": HOUR}, ValueError, "none of max_age"),
+        ({}, ValueError, "none of max_idle, max_age and keep_last"),
+        ({"sweep_interval": HOUR}, ValueError, "none of max_idle"),
         (
             {"max_age": -timedelta(seconds=1)},
             ValueError,
             "max_age must not be negative",
         ),
         ({"max_idle": -DAY}, ValueError, "max_idle must not be negative"),
-        ({"keep_last": 0}, ValueError, "keep_last must be at least 1, got 0"),
-        ({"keep_last": -2}, ValueError, "keep_last must be at least 1"),
+        (
+            {"max_age": -timedelta(milliseconds=1)},
+            ValueError,
+            "max_age must not be negative",
+        ),
+        ({"keep_last": 0}, ValueError, "keep_last must be >= 1, got 0"),
+        ({"keep_last": -2}, ValueError, "keep_last must be >= 1, got -2"),
         (
             {"keep_last": 1, "sweep_interval": timedelta(0)},
             ValueError,
-            "sweep_interval must be positive",
+            "sweep_interval must be above 0",
         ),
         (
             {"keep_last": 1, "sweep_interval": -HOUR},
             ValueError,
-            "sweep_interval must not be negative",
+            "sweep_interval must be above 0",
         ),
         (
             {"keep_last": 1, "sweep_batch_threads": 0},
             ValueError,
-            "sweep_batch_threads must be at least 1",
+            "sweep_batch_threads must be >= 1",
         ),
         ({"max_age": 3600}, TypeError, "max_age must be a datetime.timedelta"),
         ({"keep_last": True}, TypeError, "keep_last must be an int"),
@@ -242,7 +247,7 @@ def test_from_ttl_keep_latest() -> None:
         (
             {"default_ttl": 60, "sweep_interval_minutes": 0},
             ValueError,
-            "sweep_interval must be positive",
+            "sweep_interval must be above 0",
         ),
         (
             {"default_ttl": 60, "sweep_interval_minutes": "5"},

@@ -10,6 +10,10 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 # sweep_interval milliseconds, sweep_batch_threads).
 RetentionSpec: TypeAlias = tuple[int | None, int | None, int | None, int, int]
 
+def validate_retention(spec: RetentionSpec) -> None:
+    """Raises InvalidArgumentError, in the engine's words, for a policy its
+    ValidateRetentionPolicy refuses."""
+
 class Cursor:
     def next(self, n: int, serde: SerializerProtocol) -> list[CheckpointTuple]: ...
     def close(self) -> None: ...
@@ -74,4 +78,4 @@ class Store:
     @property
     def kind(self) -> str: ...
     @property
-    def sync_writes(self) -> bool: ...
+    def writes_inline(self) -> bool: ...

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from langgraph.checkpoint.rockpoint import _native
+
 # The shape of LangGraph platform's checkpointer TTL config (langgraph.json
 # "checkpointer": {"ttl": ...}) that Retention.from_ttl reads.
 _TTL_KEYS = ("strategy", "default_ttl", "sweep_interval_minutes")
@@ -31,9 +33,13 @@ _SECOND = timedelta(seconds=1)
 _MILLISECOND = timedelta(milliseconds=1)
 
 
-def _ceil_units(duration: timedelta, unit: timedelta) -> int:
-    """``duration`` in whole ``unit``s, a fraction rounded up (exact: no
-    float)."""
+def _whole_units(duration: timedelta, unit: timedelta) -> int:
+    """``duration`` in whole ``unit``s, a fraction rounded away from zero
+    (exact: no float): up for a positive duration, so nothing expires before
+    its time; down for a negative one, which stays negative for the engine
+    to refuse."""
+    if duration < timedelta(0):
+        return duration // unit
     return -(-duration // unit)
 
 
@@ -44,8 +50,6 @@ def _check_duration(name: str, value: timedelta | None, *, optional: bool) -> No
         raise TypeError(
             f"{name} must be a datetime.timedelta, got {type(value).__name__}"
         )
-    if value < timedelta(0):
-        raise ValueError(f"{name} must not be negative, got {value}")
 
 
 def _check_count(name: str, value: int | None, *, optional: bool) -> None:
@@ -53,8 +57,6 @@ def _check_count(name: str, value: int | None, *, optional: bool) -> None:
         return
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,9 +72,11 @@ class Retention:
     ``sweep_interval`` in whole milliseconds; a fraction is rounded up, so
     nothing expires before its time.
 
-    Raises ValueError for a policy that expires nothing, a negative duration,
-    ``keep_last`` or ``sweep_batch_threads`` below 1, or a ``sweep_interval``
-    that is not positive; TypeError for a field of the wrong type.
+    Raises TypeError for a field of the wrong type, and InvalidArgumentError
+    (a ValueError) with the engine's message, naming the field, for a policy
+    the engine's ValidateRetentionPolicy refuses: one that expires nothing, a
+    negative duration, ``keep_last`` or ``sweep_batch_threads`` below 1, or a
+    ``sweep_interval`` that is not positive.
     """
 
     max_age: timedelta | None = None
@@ -85,17 +89,9 @@ class Retention:
         _check_duration("max_age", self.max_age, optional=True)
         _check_duration("max_idle", self.max_idle, optional=True)
         _check_count("keep_last", self.keep_last, optional=True)
-        if self.max_age is None and self.max_idle is None and self.keep_last is None:
-            raise ValueError(
-                "Retention sets none of max_age, max_idle and keep_last, "
-                "so it would expire nothing"
-            )
         _check_duration("sweep_interval", self.sweep_interval, optional=False)
-        if self.sweep_interval <= timedelta(0):
-            raise ValueError(
-                f"sweep_interval must be positive, got {self.sweep_interval}"
-            )
         _check_count("sweep_batch_threads", self.sweep_batch_threads, optional=False)
+        _native.validate_retention(self._native())
 
     @classmethod
     def from_ttl(cls, ttl: Mapping[str, Any]) -> Retention:
@@ -145,10 +141,10 @@ class Retention:
         """The engine's form (_native.pyi, RetentionSpec): (max_idle s,
         max_age s, keep_last, sweep_interval ms, sweep_batch_threads)."""
         return (
-            None if self.max_idle is None else _ceil_units(self.max_idle, _SECOND),
-            None if self.max_age is None else _ceil_units(self.max_age, _SECOND),
+            None if self.max_idle is None else _whole_units(self.max_idle, _SECOND),
+            None if self.max_age is None else _whole_units(self.max_age, _SECOND),
             self.keep_last,
-            _ceil_units(self.sweep_interval, _MILLISECOND),
+            _whole_units(self.sweep_interval, _MILLISECOND),
             self.sweep_batch_threads,
         )
 

@@ -502,7 +502,7 @@ class RockpointSaver(BaseCheckpointSaver[str]):
     # than the call.
 
     def _writes_inline(self) -> bool:
-        return not self._shared.native.sync_writes
+        return self._shared.native.writes_inline
 
     def _reads_inline(self) -> bool:
         return self._shared.native.kind == "memory"
