@@ -1,9 +1,11 @@
 // Module entry point of rockpoint_node.node: exports NativeStore (with its
-// static openRocksDb / openMemory factories) and NativeCursor.
+// static openRocksDb / openMemory factories), NativeCursor and
+// retentionError (native/convert.h).
 #include "native/addon.h"
 
 #include <napi.h>
 
+#include "native/convert.h"
 #include "native/cursor.h"
 #include "native/store.h"
 
@@ -19,6 +21,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   data->cursor_constructor = Napi::Persistent(cursor);
   exports.Set("NativeStore", store);
   exports.Set("NativeCursor", cursor);
+  exports.Set("retentionError", Napi::Function::New(env, RetentionError));
   return exports;
 }
 

@@ -24,9 +24,10 @@
 //   writes       [[channel, type, bytes], ...]
 //   retention    {maxIdleMs?, maxAgeMs?, keepLast?, sweepIntervalMs?,
 //                 sweepBatchThreads?} as src/retention.js normalizes it:
-//                numbers, durations rounded up to whole seconds (max_idle,
-//                max_age) or milliseconds (sweep_interval); a policy
-//                ValidateRetentionPolicy refuses is a TypeError too.
+//                numbers, durations in whole seconds (max_idle, max_age)
+//                or milliseconds (sweep_interval), rounded away from zero;
+//                a policy ValidateRetentionPolicy refuses is a TypeError
+//                too.
 //   time         milliseconds since the epoch (Date#getTime), within the
 //                years RetentionTime holds (1678-2261).
 // C++ -> JS: the same shapes; a tuple is flattened to
@@ -76,6 +77,11 @@ std::vector<ChannelWrite> WritesFromJs(const Napi::Value& value);
 // A retention policy; nullopt for undefined or null.
 std::optional<RetentionPolicy> RetentionFromJs(const Napi::Value& value,
                                                const char* field);
+// retentionError(policy): the message of ValidateRetentionPolicy (naming the
+// field in the engine's spelling: max_idle, keep_last, ...) for the policy
+// as RetentionFromJs converts it, or null when it accepts it. The one check
+// of the values; src/retention.js words and throws its error.
+Napi::Value RetentionError(const Napi::CallbackInfo& info);
 RetentionTime TimeFromJs(const Napi::Value& value, const char* field);
 
 Napi::Value ValueToJs(Napi::Env env, const Value& value, bool* saw_serde);

@@ -393,45 +393,50 @@ constexpr double kMaxRetentionSeconds = 1e17;
 constexpr double kMaxTimeMs = 9.2e12;
 
 // The number member `key` of `object`, nullopt when absent; a TypeError
-// unless it is a finite number >= `min`.
+// unless it is a finite number.
 std::optional<double> NumberMember(const Napi::Object& object, const char* key,
-                                   const char* field, double min) {
+                                   const char* field) {
   Napi::Value value = object.Get(key);
   if (IsAbsent(value)) return std::nullopt;
   double number =
       value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : std::nan("");
-  if (!std::isfinite(number) || number < min) {
-    ThrowType(object.Env(), std::string(field) + "." + key +
-                                " must be a finite number >= " +
-                                std::to_string(static_cast<int64_t>(min)));
+  if (!std::isfinite(number)) {
+    ThrowType(object.Env(),
+              std::string(field) + "." + key + " must be a finite number");
   }
   return number;
 }
 
+// A duration in ms as whole seconds, rounded away from zero: up when
+// positive (nothing expires before its time), down when negative (it stays
+// negative for ValidateRetentionPolicy to refuse).
 std::optional<std::chrono::seconds> SecondsMember(const Napi::Object& object,
                                                   const char* key,
                                                   const char* field) {
-  auto ms = NumberMember(object, key, field, 0);
+  auto ms = NumberMember(object, key, field);
   if (!ms) return std::nullopt;
-  double seconds = std::min(std::ceil(*ms / 1000), kMaxRetentionSeconds);
+  double seconds = *ms >= 0 ? std::ceil(*ms / 1000) : std::floor(*ms / 1000);
+  seconds = std::clamp(seconds, -kMaxRetentionSeconds, kMaxRetentionSeconds);
   return std::chrono::seconds(static_cast<int64_t>(seconds));
 }
 
+// A count as the policy's size_t: a TypeError unless it is an integer that
+// one holds (ValidateRetentionPolicy judges its value).
 std::optional<size_t> CountMember(const Napi::Object& object, const char* key,
                                   const char* field) {
-  auto count = NumberMember(object, key, field, 1);
+  auto count = NumberMember(object, key, field);
   if (!count) return std::nullopt;
-  if (*count != std::floor(*count) || *count > kMaxSafeInteger) {
+  if (*count != std::floor(*count) || *count < 0 || *count > kMaxSafeInteger) {
     ThrowType(object.Env(),
-              std::string(field) + "." + key + " must be a safe integer");
+              std::string(field) + "." + key + " must be a safe integer >= 0");
   }
   return static_cast<size_t>(*count);
 }
 
-}  // namespace
-
-std::optional<RetentionPolicy> RetentionFromJs(const Napi::Value& value,
-                                               const char* field) {
+// The policy `value` converted (nullopt for undefined or null), not yet
+// validated.
+std::optional<RetentionPolicy> PolicyFromJs(const Napi::Value& value,
+                                            const char* field) {
   if (IsAbsent(value)) return std::nullopt;
   if (!value.IsObject() || value.IsArray()) {
     ThrowType(value.Env(), std::string(field) + " must be an object");
@@ -441,22 +446,40 @@ std::optional<RetentionPolicy> RetentionFromJs(const Napi::Value& value,
   policy.max_idle = SecondsMember(object, "maxIdleMs", field);
   policy.max_age = SecondsMember(object, "maxAgeMs", field);
   policy.keep_last = CountMember(object, "keepLast", field);
-  if (auto ms = NumberMember(object, "sweepIntervalMs", field, 0)) {
+  if (auto ms = NumberMember(object, "sweepIntervalMs", field)) {
     if (*ms > kMaxSweepIntervalMs) {
       ThrowType(value.Env(),
                 std::string(field) + ".sweepIntervalMs must be at most a year");
     }
-    policy.sweep_interval =
-        std::chrono::milliseconds(static_cast<int64_t>(std::ceil(*ms)));
+    policy.sweep_interval = std::chrono::milliseconds(
+        static_cast<int64_t>(std::max(std::ceil(*ms), -kMaxSweepIntervalMs)));
   }
   if (auto batch = CountMember(object, "sweepBatchThreads", field)) {
     policy.sweep_batch_threads = *batch;
   }
-  Status status = ValidateRetentionPolicy(policy);
+  return policy;
+}
+
+}  // namespace
+
+std::optional<RetentionPolicy> RetentionFromJs(const Napi::Value& value,
+                                               const char* field) {
+  std::optional<RetentionPolicy> policy = PolicyFromJs(value, field);
+  if (!policy) return std::nullopt;
+  Status status = ValidateRetentionPolicy(*policy);
   if (!status.ok()) {
     ThrowType(value.Env(), std::string(field) + ": " + status.message());
   }
   return policy;
+}
+
+Napi::Value RetentionError(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::optional<RetentionPolicy> policy = PolicyFromJs(info[0], "retention");
+  if (!policy) ThrowType(env, "retention must be an object");
+  Status status = ValidateRetentionPolicy(*policy);
+  if (status.ok()) return env.Null();
+  return Napi::String::New(env, status.message());
 }
 
 RetentionTime TimeFromJs(const Napi::Value& value, const char* field) {

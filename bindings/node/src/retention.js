@@ -9,10 +9,13 @@
 //     "keep_latest" keeps its newest checkpoint per namespace.
 // normalizeRetention turns either into the first shape with every default
 // filled in, as the addon takes it (native/convert.h, "retention"), or
-// throws a TypeError (a wrong type, shape or key) or RangeError (a number
-// out of range, an unknown strategy) with code "InvalidArgument" before
-// anything is opened or swept.
+// throws a TypeError (a wrong type, shape or key, a policy that sets no
+// rule) or RangeError (a number out of range, an unknown strategy) with
+// code "InvalidArgument" before anything is opened or swept. The values are
+// judged once, by the engine's ValidateRetentionPolicy (the addon's
+// retentionError); this file converts and words the errors.
 import { rockpointError } from "./errors.js";
+import { loadNative } from "./native.js";
 
 /** Defaults of RetentionPolicy (rockpoint/retention.h). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -38,6 +41,14 @@ const TTL_KEYS = [
   "sweep_interval_minutes",
 ];
 const STRATEGIES = ["delete", "keep_latest"];
+/** The policy's fields as ValidateRetentionPolicy names them, and here. */
+const ENGINE_FIELDS = {
+  max_idle: "maxIdleMs",
+  max_age: "maxAgeMs",
+  keep_last: "keepLast",
+  sweep_interval: "sweepIntervalMs",
+  sweep_batch_threads: "sweepBatchThreads",
+};
 
 function typeError(message) {
   return rockpointError(`rockpoint: ${message}`, "InvalidArgument", {
@@ -79,33 +90,60 @@ function checkKeys(object, known, field) {
 }
 
 /**
- * The number at `field`: undefined when absent, else a finite number
- * >= `min` (> `min` when `above`), or a TypeError / RangeError.
+ * The number at `field`: undefined when absent, else a finite number, or a
+ * TypeError / RangeError.
  */
-function numberOf(value, field, { min = 0, above = false } = {}) {
+function numberOf(value, field) {
   if (absent(value)) return undefined;
   if (typeof value !== "number") {
     throw typeError(`${field} must be a number, got ${shown(value)}`);
   }
-  if (!Number.isFinite(value) || value < min || (above && value === min)) {
-    throw rangeError(
-      `${field} must be a finite number ${above ? ">" : ">="} ${min}, got ${value}`,
-    );
+  if (!Number.isFinite(value)) {
+    throw rangeError(`${field} must be a finite number, got ${value}`);
   }
   return value;
 }
 
-/** The integer >= 1 at `field`, or undefined when absent. */
+/**
+ * The count at `field`, or undefined when absent: an integer the engine's
+ * size_t holds (its value is the engine's to judge), else a RangeError.
+ */
 function countOf(value, field) {
-  const count = numberOf(value, field, { min: 1 });
-  if (count !== undefined && !Number.isSafeInteger(count)) {
+  const count = numberOf(value, field);
+  if (count !== undefined && !(Number.isSafeInteger(count) && count >= 0)) {
     throw rangeError(`${field} must be an integer >= 1, got ${count}`);
   }
   return count;
 }
 
-/** A duration in ms rounded up to whole seconds (the engine's unit). */
-const wholeSeconds = (ms) => (ms === undefined ? undefined : Math.ceil(ms / 1000) * 1000);
+/**
+ * A duration in ms as whole seconds (the engine's unit), rounded away from
+ * zero: up when positive, so nothing expires before its time; down when
+ * negative, so it stays negative for the engine to refuse.
+ */
+function wholeSeconds(ms) {
+  if (ms === undefined) return undefined;
+  const seconds = ms >= 0 ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
+  return seconds * 1000;
+}
+
+/**
+ * The error of the engine's `message` (ValidateRetentionPolicy's, naming
+ * fields as ENGINE_FIELDS does) about the policy at `field`, whose fields
+ * the user gave as `names` (engine name -> path): a RangeError naming the
+ * field the message starts with, or a TypeError for the policy as a whole
+ * (one that sets no rule).
+ */
+function engineError(message, field, names) {
+  const [first, ...rest] = message.split(" ");
+  if (Object.hasOwn(names, first)) {
+    return rangeError(`${names[first]} ${rest.join(" ")}`);
+  }
+  const worded = message
+    .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (name) => ENGINE_FIELDS[name] ?? name)
+    .replace(/^retention policy /, `${field} `);
+  return typeError(worded);
+}
 
 /** The one of `object[camel]` and `object[snake]` given, or undefined. */
 function either(object, camel, snake, field) {
@@ -117,7 +155,10 @@ function either(object, camel, snake, field) {
     : { value: object[camel], name: camel };
 }
 
-/** The policy shape of LangGraph platform's {ttl: {...}}. */
+/**
+ * {policy, names}: the policy shape of LangGraph platform's {ttl: {...}},
+ * and the paths of the ttl members its fields come from (by engine name).
+ */
 function fromTtl(ttl, field) {
   objectOf(ttl, field);
   checkKeys(ttl, TTL_KEYS, field);
@@ -138,32 +179,42 @@ function fromTtl(ttl, field) {
     "sweep_interval_minutes",
     field,
   );
-  const intervalMinutes = numberOf(interval.value, `${field}.${interval.name}`, {
-    above: true,
-  });
+  const intervalMinutes = numberOf(interval.value, `${field}.${interval.name}`);
   return {
-    maxIdleMs: minutes * MINUTE_MS,
-    keepLast: strategy === "keep_latest" ? 1 : undefined,
-    sweepIntervalMs:
-      intervalMinutes === undefined ? undefined : intervalMinutes * MINUTE_MS,
+    policy: {
+      maxIdleMs: minutes * MINUTE_MS,
+      keepLast: strategy === "keep_latest" ? 1 : undefined,
+      sweepIntervalMs:
+        intervalMinutes === undefined ? undefined : intervalMinutes * MINUTE_MS,
+    },
+    names: {
+      max_idle: `${field}.${ttlMinutes.name}`,
+      sweep_interval: `${field}.${interval.name}`,
+    },
   };
 }
 
 /**
  * The normalized (frozen) policy of `retention`, either shape above:
  * {maxAgeMs?, maxIdleMs?, keepLast?, sweepIntervalMs, sweepBatchThreads},
- * durations rounded up to whole seconds and the sweep interval to whole
- * milliseconds. Throws as the header says; `field` names it in messages.
+ * durations in whole seconds (wholeSeconds) and the sweep interval in whole
+ * milliseconds, rounded up. Throws as the header says; `field` names it in
+ * messages.
  */
 export function normalizeRetention(retention, field = "retention") {
   objectOf(retention, field);
   let given = retention;
+  const names = Object.fromEntries(
+    Object.entries(ENGINE_FIELDS).map(([name, key]) => [name, `${field}.${key}`]),
+  );
   if (!absent(retention.ttl)) {
     const others = Object.keys(retention).filter((key) => key !== "ttl");
     if (others.length > 0) {
       throw typeError(`${field}.ttl cannot be combined with ${others.join(", ")}`);
     }
-    given = fromTtl(retention.ttl, `${field}.ttl`);
+    const ttl = fromTtl(retention.ttl, `${field}.ttl`);
+    given = ttl.policy;
+    Object.assign(names, ttl.names);
   } else {
     checkKeys(retention, [...POLICY_KEYS, "ttl"], field);
   }
@@ -172,15 +223,7 @@ export function normalizeRetention(retention, field = "retention") {
     maxIdleMs: wholeSeconds(numberOf(given.maxIdleMs, `${field}.maxIdleMs`)),
     keepLast: countOf(given.keepLast, `${field}.keepLast`),
   };
-  if (Object.values(policy).every((value) => value === undefined)) {
-    throw typeError(
-      `${field} sets none of maxAgeMs, maxIdleMs and keepLast (or ttl): ` +
-        "it would expire nothing",
-    );
-  }
-  const interval = numberOf(given.sweepIntervalMs, `${field}.sweepIntervalMs`, {
-    above: true,
-  });
+  const interval = numberOf(given.sweepIntervalMs, `${field}.sweepIntervalMs`);
   if (interval !== undefined && interval > MAX_SWEEP_INTERVAL_MS) {
     throw rangeError(
       `${field}.sweepIntervalMs must be at most ${MAX_SWEEP_INTERVAL_MS} (a year), got ${interval}`,
@@ -193,6 +236,8 @@ export function normalizeRetention(retention, field = "retention") {
   for (const key of Object.keys(policy)) {
     if (policy[key] === undefined) delete policy[key];
   }
+  const refused = loadNative().retentionError(policy);
+  if (refused !== null) throw engineError(refused, field, names);
   return Object.freeze(policy);
 }
 
