@@ -38,12 +38,10 @@
 #include "rockpoint/checkpointer.h"
 #include "rockpoint/runtime/snapshot_policy.h"
 #include "rockpoint/status.h"
+#include "rockpoint/stored_forms.h"
 #include "rockpoint/value.h"
 
 namespace rockpoint::bench {
-
-// runtime/channels.h kDeltaSnapshotExtTag (persisted; the same byte).
-inline constexpr int8_t kDeltaSnapshotExtTag = 0x44;
 
 enum class Persistence { kFullSnapshots, kDelta, kDeltaGeometric };
 
