@@ -4,18 +4,39 @@
 #include "engine/contract_bad_input.h"
 #include "engine/contract_close.h"
 #include "engine/contract_copy_target.h"
+#include "engine/contract_damage.h"
 #include "engine/contract_delete.h"
 #include "engine/contract_delta.h"
 #include "engine/contract_delta_safety.h"
+#include "engine/contract_encryption.h"
 #include "engine/contract_extended.h"
 #include "engine/contract_harness.h"
 #include "engine/contract_hidden.h"
 #include "engine/contract_list.h"
 #include "engine/contract_put.h"
+#include "engine/contract_read_only.h"
 #include "engine/contract_retention.h"
 #include "engine/contract_writes.h"
 
 namespace rockpoint::testing {
+
+// A backend without raw access never has these called: its raw() is false.
+std::string ContractStores::Sealed(const std::string&, const RecordRef&) {
+  FAIL("this backend's ContractStores has no raw access");
+  return "";
+}
+void ContractStores::SetSealed(const std::string&, const RecordRef&,
+                               const std::string&) {
+  FAIL("this backend's ContractStores has no raw access");
+}
+void ContractStores::InjectPlaintext(const std::string&, const std::string&,
+                                     const RecordRef&) {
+  FAIL("this backend's ContractStores has no raw access");
+}
+std::vector<std::string> ContractStores::NamesOf(const RecordRef&) const {
+  FAIL("this backend's ContractStores has no raw access");
+  return {};
+}
 
 std::vector<ContractBackend>& ContractBackends() {
   static std::vector<ContractBackend> backends;

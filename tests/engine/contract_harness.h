@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,82 @@
 #include "rockpoint/checkpointer.h"
 
 namespace rockpoint::testing {
+
+// How a case opens a store of its own: the parts of StoreOptions
+// (rockpoint/open.h) every persistent backend shares.
+struct OpenSpec {
+  // The encryption key (EncryptionOptions::key); nullopt: a plaintext store.
+  std::optional<std::string> key;
+  bool read_only = false;
+};
+
+// A record beneath the checkpointer, in the root namespace of thread
+// `thread`: the checkpoint record of `checkpoint`, the value of channel "a"
+// at version `version`, or the write of task "task", idx 0, on
+// `checkpoint`.
+enum class RecordKind { kCheckpoint, kValue, kWrite };
+struct RecordRef {
+  RecordKind kind = RecordKind::kCheckpoint;
+  std::string thread;
+  std::string checkpoint = CpId(1);
+  int64_t version = 1;
+};
+
+// The stores a case makes for itself beside the harness's own, each by a
+// name (a directory's file, a database), and raw access to their records
+// beneath the checkpointer: what the cases on keys, read-only opens,
+// encryption and damage need. Only the raw access is per backend; the
+// assertions are the cases'. Raw access is to a store no handle holds open.
+class ContractStores {
+ public:
+  virtual ~ContractStores() = default;
+  // Opens the store `name`, creating it (unless read_only) when missing.
+  virtual Result<std::unique_ptr<Checkpointer>> Open(const std::string& name,
+                                                     const OpenSpec& spec) = 0;
+  // The bytes of store `name` beneath the checkpointer, to compare before
+  // and after a refused open; empty when the backend's open may write
+  // (RocksDB's log files), so nothing is compared.
+  virtual std::string Fingerprint(const std::string& name) = 0;
+  // The records of store `name` beneath the checkpointer, to compare after
+  // raw changes were undone (which may leave other bytes changed).
+  virtual std::string Records(const std::string& name) {
+    return Fingerprint(name);
+  }
+  // Whether the raw access below is implemented (else the cases that need
+  // it skip with a MESSAGE).
+  virtual bool raw() const { return false; }
+  // The sealed bytes of `record` in the encrypted store `name`.
+  virtual std::string Sealed(const std::string& name, const RecordRef& record);
+  // Stores `bytes` as the sealed bytes of `record` in store `name`.
+  virtual void SetSealed(const std::string& name, const RecordRef& record,
+                         const std::string& bytes);
+  // Replaces `record` of the encrypted store `name` by the record at the
+  // same place of the plaintext store `plain`, as a plaintext store holds
+  // it.
+  virtual void InjectPlaintext(const std::string& name,
+                               const std::string& plain,
+                               const RecordRef& record);
+  // Deletes `record` of the plaintext store `name`; returns what a
+  // Corruption about the lost record names (parts its message holds), or
+  // nullopt when the backend cannot (the case skips with a MESSAGE).
+  virtual std::optional<std::vector<std::string>> DeleteRecord(
+      const std::string& name, const RecordRef& record) {
+    return std::nullopt;
+  }
+  // Stores bytes that do not decode as `record` of the plaintext store
+  // `name`; returns what the Corruption names, or nullopt like DeleteRecord.
+  virtual std::optional<std::vector<std::string>> BreakRecord(
+      const std::string& name, const RecordRef& record) {
+    return std::nullopt;
+  }
+  // What the Corruption of a sealed `record` names: parts its message
+  // holds.
+  virtual std::vector<std::string> NamesOf(const RecordRef& record) const;
+  // Whether a list reads its tuples a page at a time, so that a damaged
+  // record fails the page before it (PostgreSQL) instead of after the
+  // tuples before it.
+  virtual bool lists_by_page() const { return false; }
+};
 
 class ContractHarness {
  public:
@@ -28,6 +105,10 @@ class ContractHarness {
   // kWritesKeyedByTask).
   virtual bool text_ids() const = 0;
   virtual bool writes_keyed_by_task() const = 0;
+  // The backend's own stores for a case, or nullptr for a backend without
+  // them (the cases that need them skip with a MESSAGE). Valid as long as
+  // the harness.
+  virtual ContractStores* stores() { return nullptr; }
 };
 
 struct ContractBackend {
@@ -43,7 +124,8 @@ std::vector<ContractBackend>& ContractBackends();
 void RunOnEachBackend(void (*body)(ContractHarness&));
 
 // A Harness type of the old template form (kName, a default constructor,
-// store(), Reopen(), the optional traits) as a ContractHarness.
+// store(), Reopen(), the optional traits and an optional
+// `ContractStores* stores()`) as a ContractHarness.
 template <typename H>
 class HarnessAdapter final : public ContractHarness {
  public:
@@ -51,6 +133,13 @@ class HarnessAdapter final : public ContractHarness {
   void Reopen() override { harness_.Reopen(); }
   bool text_ids() const override { return kTextIds<H>; }
   bool writes_keyed_by_task() const override { return kWritesKeyedByTask<H>; }
+  ContractStores* stores() override {
+    if constexpr (requires { harness_.stores(); }) {
+      return harness_.stores();
+    } else {
+      return nullptr;
+    }
+  }
 
  private:
   H harness_;

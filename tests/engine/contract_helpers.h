@@ -22,6 +22,7 @@
 
 #include "engine/store_builders.h"
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/encryption.h"
 #include "rockpoint/types.h"
 #include "temp_dir.h"
 
@@ -123,6 +124,41 @@ inline std::vector<CheckpointTuple> Collect(Checkpointer& store,
     tuples.push_back(std::move(*next));
   }
   return tuples;
+}
+
+// A key of 32 bytes of `fill`.
+inline std::string KeyOf(char fill) {
+  return std::string(kEncryptionKeyBytes, fill);
+}
+
+// `status` is Corruption whose message holds each of `parts`.
+inline void CheckCorruption(const Status& status,
+                            const std::vector<std::string>& parts) {
+  INFO(status.ToString());
+  CHECK(status.IsCorruption());
+  for (const std::string& part : parts) {
+    CAPTURE(part);
+    CHECK(status.message().find(part) != std::string::npos);
+  }
+}
+
+// Threads "t" and "u", each with cp0001 (value a@1, metadata, a write of
+// task "task") and cp0002 (value a@2), so that records can be swapped
+// between them.
+inline void PutTwinThreads(Checkpointer& store) {
+  for (const std::string thread : {"t", "u"}) {
+    DoPut(store, {.thread = thread,
+                  .id = CpId(1),
+                  .values = {{"a", Val(thread + "-1")}},
+                  .versions = {{"a", int64_t{1}}},
+                  .metadata = Meta({{"owner", Value(thread)}})});
+    DoWrites(store, thread, CpId(1), {W("a", thread + "-w")}, "task");
+    DoPut(store, {.thread = thread,
+                  .id = CpId(2),
+                  .parent = CpId(1),
+                  .values = {{"a", Val(thread + "-2")}},
+                  .versions = {{"a", int64_t{2}}}});
+  }
 }
 
 // What a Harness may declare about its backend's keys (absent: false):

@@ -9,6 +9,11 @@
 //                  reopen, so sealed lines are both appended and rewritten
 //                  by compaction, and every read after a reopen comes from
 //                  a sealed snapshot.
+// The first makes the stores of the cases that need their own
+// (ContractStores), as journals in its directory; it has no raw access
+// (the journal's own tests edit lines: jsonl_encryption_test.cpp).
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -17,6 +22,36 @@
 #include "rockpoint/encryption.h"
 
 namespace {
+
+// Journals in a directory.
+class JsonlStores final : public rockpoint::testing::ContractStores {
+ public:
+  explicit JsonlStores(const rockpoint::testing::TempDir& dir) : dir_(dir) {}
+  rockpoint::Result<std::unique_ptr<rockpoint::Checkpointer>> Open(
+      const std::string& name,
+      const rockpoint::testing::OpenSpec& spec) override {
+    rockpoint::JsonlOptions options;
+    options.path = PathOf(name);
+    options.sync_writes = false;
+    options.read_only = spec.read_only;
+    if (spec.key) options.encryption = rockpoint::EncryptionOptions{*spec.key};
+    auto opened = rockpoint::JsonlCheckpointer::Open(options);
+    if (!opened.ok()) return opened.status();
+    return std::unique_ptr<rockpoint::Checkpointer>(std::move(opened).value());
+  }
+  // The journal's bytes.
+  std::string Fingerprint(const std::string& name) override {
+    std::ifstream in(PathOf(name), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+ private:
+  std::string PathOf(const std::string& name) const {
+    return dir_.Sub("stores-" + name + ".jsonl");
+  }
+
+  const rockpoint::testing::TempDir& dir_;
+};
 
 // A journal in a fresh directory; `compact` selects the second variant
 // (compacting and encrypted).
@@ -29,6 +64,10 @@ class JsonlHarnessBase {
     RP_REQUIRE_OK(store_->Close());
     store_.reset();
     Open();
+  }
+  // The first variant's alone: the second would repeat their cases.
+  rockpoint::testing::ContractStores* stores() {
+    return compact_ ? nullptr : &stores_;
   }
 
  private:
@@ -51,6 +90,7 @@ class JsonlHarnessBase {
   bool compact_;
   rockpoint::testing::TempDir dir_;
   std::unique_ptr<rockpoint::JsonlCheckpointer> store_;
+  JsonlStores stores_{dir_};
 };
 
 class JsonlHarness : public JsonlHarnessBase {

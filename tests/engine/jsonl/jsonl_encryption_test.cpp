@@ -222,31 +222,8 @@ TEST_CASE("jsonl encryption: the key is read from ROCKPOINT_AES_KEY") {
   CHECK(unset.status().IsInvalidArgument());
 }
 
-TEST_CASE("jsonl encryption: opening with a key that does not fit the store") {
-  TempDir dir;
-  const std::string path = dir.Sub("store.jsonl");
-  MakeStore(Encrypted(path));
-  SUBCASE("no key") { CheckInvalid(Encrypted(path, std::nullopt), "key"); }
-  SUBCASE("no key, read-only") {
-    CheckInvalid(Encrypted(path, std::nullopt, /*read_only=*/true), "key");
-  }
-  SUBCASE("a wrong key") {
-    CheckInvalid(Encrypted(path, kKeyB), "wrong encryption key");
-  }
-  SUBCASE("a wrong key, read-only") {
-    CheckInvalid(Encrypted(path, kKeyB, /*read_only=*/true),
-                 "wrong encryption key");
-  }
-  SUBCASE("a key of the wrong size") {
-    CheckInvalid(Encrypted(path, std::string(31, 'a')), "32 bytes");
-  }
-  SUBCASE("a plaintext store with records, and a key") {
-    const std::string plain = dir.Sub("plain.jsonl");
-    MakeStore(Options(plain));
-    CheckInvalid(Encrypted(plain), "plaintext records");
-  }
-}
-
+// A missing, wrong or malformed key, and a key for a plaintext store with
+// records: contract_encryption.h.
 TEST_CASE("jsonl encryption: an empty plaintext journal opened with a key") {
   TempDir dir;
   const std::string path = dir.Sub("store.jsonl");

@@ -7,19 +7,153 @@
 // per process): on a plaintext database (LangGraph's format) in this
 // process, and on an encrypted one (the key in EncryptionOptions) in a child
 // process of this binary, which the case "postgres: the contract suite on an
-// encrypted database" starts with kEncryptedVariable set.
+// encrypted database" starts with kEncryptedVariable set. The plaintext run
+// makes the stores of the cases that need their own (ContractStores): a
+// database each, with raw access through SQL.
 #include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/contract_suite.h"
 #include "engine/postgres/postgres_checkpointer.h"
+#include "engine/postgres/postgres_raw_db.h"
 #include "engine/postgres/postgres_test_server.h"
 
 namespace {
+
+using rockpoint::testing::RecordKind;
+using rockpoint::testing::RecordRef;
+
+// The statements on the sealed bytes of one record: $1 the thread, $2 the
+// checkpoint id (a checkpoint or write) or the version (a value).
+struct SealedColumn {
+  const char* select;
+  const char* update;  // $3 the new sealed bytes.
+  // The record made plaintext, as a plaintext store (or LangGraph's
+  // saver) writes it.
+  const char* plain;
+};
+
+SealedColumn ColumnOf(RecordKind kind) {
+  switch (kind) {
+    case RecordKind::kCheckpoint:
+      return {
+          "SELECT decode(checkpoint ->> '$sealed', 'base64') FROM checkpoints "
+          "WHERE thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = $2",
+          "UPDATE checkpoints SET checkpoint = jsonb_build_object('$sealed', "
+          "translate(encode($3, 'base64'), E'\\n', ''), 'channel_versions', "
+          "checkpoint -> 'channel_versions') WHERE thread_id = $1 AND "
+          "checkpoint_ns = '' AND checkpoint_id = $2",
+          "UPDATE checkpoints SET checkpoint = jsonb_build_object('v', 1, "
+          "'id', checkpoint_id, 'ts', 'x', 'channel_values', '{}'::jsonb, "
+          "'channel_versions', checkpoint -> 'channel_versions', "
+          "'versions_seen', '{}'::jsonb) WHERE thread_id = $1 AND "
+          "checkpoint_ns = '' AND checkpoint_id = $2"};
+    case RecordKind::kValue:
+      return {
+          "SELECT blob FROM checkpoint_blobs WHERE thread_id = $1 AND "
+          "checkpoint_ns = '' AND channel = 'a' AND version = $2",
+          "UPDATE checkpoint_blobs SET type = '$sealed', blob = $3 WHERE "
+          "thread_id = $1 AND checkpoint_ns = '' AND channel = 'a' AND "
+          "version = $2",
+          "UPDATE checkpoint_blobs SET type = 'json', blob = 'plain' WHERE "
+          "thread_id = $1 AND checkpoint_ns = '' AND channel = 'a' AND "
+          "version = $2"};
+    case RecordKind::kWrite:
+      break;
+  }
+  return {
+      "SELECT blob FROM checkpoint_writes WHERE thread_id = $1 AND "
+      "checkpoint_ns = '' AND checkpoint_id = $2 AND task_id = 'task' AND "
+      "idx = 0",
+      "UPDATE checkpoint_writes SET type = '$sealed', blob = $3 WHERE "
+      "thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = $2 AND "
+      "task_id = 'task' AND idx = 0",
+      "UPDATE checkpoint_writes SET type = 'json', blob = 'plain' WHERE "
+      "thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = $2 AND "
+      "task_id = 'task' AND idx = 0"};
+}
+
+// $1 and $2 of ColumnOf's statements for `record`.
+std::vector<std::string> PlaceOf(const RecordRef& record) {
+  return {record.thread, record.kind == RecordKind::kValue
+                             ? std::to_string(record.version)
+                             : record.checkpoint};
+}
+
+// A database per name, made when first opened, dropped with this.
+class PostgresStores final : public rockpoint::testing::ContractStores {
+ public:
+  ~PostgresStores() override {
+    for (const auto& [name, url] : urls_) rockpoint::testing::DropDatabase(url);
+  }
+  rockpoint::Result<std::unique_ptr<rockpoint::Checkpointer>> Open(
+      const std::string& name,
+      const rockpoint::testing::OpenSpec& spec) override {
+    rockpoint::PostgresOptions options;
+    options.url = UrlOf(name);
+    options.pool_size = 2;
+    options.read_only = spec.read_only;
+    if (spec.key) options.encryption = rockpoint::EncryptionOptions{*spec.key};
+    auto opened = rockpoint::PostgresCheckpointer::Open(options);
+    if (!opened.ok()) return opened.status();
+    return std::unique_ptr<rockpoint::Checkpointer>(std::move(opened).value());
+  }
+  // Every row, the stored encryption and rockpoint's schema version.
+  std::string Fingerprint(const std::string& name) override {
+    const std::string& url = UrlOf(name);
+    return rockpoint::testing::Dump(url) + "\n" +
+           rockpoint::testing::StoredEncryptionRow(url) + "\n" +
+           rockpoint::testing::SchemaVersion(url);
+  }
+  bool raw() const override { return true; }
+  std::string Sealed(const std::string& name,
+                     const RecordRef& record) override {
+    return rockpoint::testing::RawDb(UrlOf(name))
+        .One(ColumnOf(record.kind).select, PlaceOf(record));
+  }
+  void SetSealed(const std::string& name, const RecordRef& record,
+                 const std::string& bytes) override {
+    std::vector<std::string> params = PlaceOf(record);
+    params.push_back(bytes);
+    rockpoint::testing::RawDb(UrlOf(name))
+        .Run(ColumnOf(record.kind).update, params);
+  }
+  // The record made plaintext in place (`plain` is not needed).
+  void InjectPlaintext(const std::string& name, const std::string& /*plain*/,
+                       const RecordRef& record) override {
+    rockpoint::testing::RawDb(UrlOf(name))
+        .Run(ColumnOf(record.kind).plain, PlaceOf(record));
+  }
+  std::vector<std::string> NamesOf(const RecordRef& record) const override {
+    switch (record.kind) {
+      case RecordKind::kCheckpoint:
+        return {"checkpoint at", "\"cp\"", "\"" + record.checkpoint + "\""};
+      case RecordKind::kValue:
+        return {"value at", "\"bl\"", "\"a\""};
+      case RecordKind::kWrite:
+        break;
+    }
+    return {"write at", "\"wr\"", "\"" + record.checkpoint + "\"", "\"task\""};
+  }
+  // A page of tuples is read whole: a damaged record fails its page.
+  bool lists_by_page() const override { return true; }
+
+ private:
+  const std::string& UrlOf(const std::string& name) {
+    auto [at, made] = urls_.try_emplace(name);
+    if (made)
+      at->second = rockpoint::testing::FreshDatabase("contract_" + name);
+    return at->second;
+  }
+
+  std::map<std::string, std::string> urls_;
+};
 
 // Set in the child process that runs the suite encrypted.
 constexpr const char* kEncryptedVariable = "ROCKPOINT_TEST_POSTGRES_ENCRYPTED";
@@ -53,6 +187,10 @@ class PostgresHarness {
     store_.reset();
     Open();
   }
+  // The plaintext run's alone: the encrypted run would repeat its cases.
+  rockpoint::testing::ContractStores* stores() {
+    return Encrypted() ? nullptr : &stores_;
+  }
 
  private:
   static void Empty() {
@@ -75,6 +213,7 @@ class PostgresHarness {
   }
 
   std::unique_ptr<rockpoint::PostgresCheckpointer> store_;
+  PostgresStores stores_;
 };
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "engine/contract_helpers.h"
 #include "engine/delta_helpers.h"
 #include "engine/postgres/postgres_checkpointer.h"
+#include "engine/postgres/postgres_raw_db.h"
 #include "engine/postgres/postgres_test_server.h"
 #include "rockpoint/encryption.h"
 
@@ -35,8 +36,6 @@ constexpr const char* kMetaMarker = "META-MARKER-77c1";
 constexpr const char* kWriteMarker = "WRITE-MARKER-b20e";
 constexpr const char* kSendMarker = "SEND-MARKER-41d0";
 constexpr const char* kTsMarker = "TS-MARKER-9e2b";
-
-std::string KeyOf(char fill) { return std::string(kEncryptionKeyBytes, fill); }
 
 PostgresOptions OptionsFor(const std::string& url,
                            const std::optional<std::string>& key,
@@ -60,118 +59,6 @@ Status RekeyDb(const std::string& url, const std::optional<std::string>& from,
   std::optional<EncryptionOptions> next;
   if (to) next = EncryptionOptions{*to};
   return PostgresCheckpointer::Rekey(OptionsFor(url, from), next);
-}
-
-// A database for one case, dropped when the case ends.
-class Database {
- public:
-  explicit Database(std::string_view hint) : url_(FreshDatabase(hint)) {}
-  ~Database() { DropDatabase(url_); }
-  const std::string& url() const { return url_; }
-
- private:
-  std::string url_;
-};
-
-// A libpq session on a test database, for looking at and changing rows
-// beneath the checkpointer. Results are binary: text and bytea columns are
-// their bytes.
-class RawDb {
- public:
-  explicit RawDb(const std::string& url)
-      : conn_(postgres_detail::Connect(url)) {}
-
-  // The first column of every row of `sql` (parameters $1... as bytes).
-  std::vector<std::string> Column(const std::string& sql,
-                                  const std::vector<std::string>& params = {}) {
-    postgres_detail::Result result = Exec(sql, params);
-    std::vector<std::string> out;
-    for (int i = 0; i < PQntuples(result.get()); ++i) {
-      out.emplace_back(PQgetvalue(result.get(), i, 0),
-                       PQgetlength(result.get(), i, 0));
-    }
-    return out;
-  }
-  // The single value of `sql`.
-  std::string One(const std::string& sql,
-                  const std::vector<std::string>& params = {}) {
-    std::vector<std::string> values = Column(sql, params);
-    REQUIRE_MESSAGE(values.size() == 1, sql);
-    return values.front();
-  }
-  // Every field of every row of `sql`, concatenated.
-  std::string AllBytes(const std::string& sql) {
-    postgres_detail::Result result = Exec(sql, {});
-    std::string out;
-    for (int i = 0; i < PQntuples(result.get()); ++i) {
-      for (int j = 0; j < PQnfields(result.get()); ++j) {
-        out.append(PQgetvalue(result.get(), i, j),
-                   PQgetlength(result.get(), i, j));
-        out += '|';
-      }
-      out += '\n';
-    }
-    return out;
-  }
-  void Run(const std::string& sql,
-           const std::vector<std::string>& params = {}) {
-    Exec(sql, params);
-  }
-  PGconn* conn() { return conn_.get(); }
-
- private:
-  postgres_detail::Result Exec(const std::string& sql,
-                               const std::vector<std::string>& params) {
-    std::vector<const char*> values;
-    std::vector<int> lengths;
-    std::vector<int> formats(params.size(), 1);
-    for (const std::string& param : params) {
-      values.push_back(param.data());
-      lengths.push_back(static_cast<int>(param.size()));
-    }
-    postgres_detail::Result result(PQexecParams(
-        conn_.get(), sql.c_str(), static_cast<int>(params.size()), nullptr,
-        values.data(), lengths.data(), formats.data(), /*resultFormat=*/1));
-    const ExecStatusType status = PQresultStatus(result.get());
-    REQUIRE_MESSAGE(
-        (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK),
-        sql << ": " << std::string(PQresultErrorMessage(result.get())));
-    return result;
-  }
-
-  postgres_detail::Conn conn_;
-};
-
-// Every row of every table, in key order: equal dumps, equal databases.
-std::string Dump(const std::string& url) {
-  RawDb raw(url);
-  std::string out;
-  for (const char* sql :
-       {"SELECT thread_id, checkpoint_ns, checkpoint_id, "
-        "parent_checkpoint_id, checkpoint::text, metadata::text FROM "
-        "checkpoints ORDER BY 1, 2, 3",
-        "SELECT * FROM checkpoint_blobs ORDER BY 1, 2, 3, 4",
-        "SELECT * FROM checkpoint_writes ORDER BY 1, 2, 3, 4, 5",
-        "SELECT thread_id, checkpoint_ns, checkpoint_id, hidden, "
-        "stored_channels::text, pending_sends::text FROM "
-        "rockpoint_checkpoints ORDER BY 1, 2, 3"}) {
-    out += raw.AllBytes(sql);
-  }
-  return out;
-}
-
-// The stored encryption's row ("" when none), and rockpoint's schema
-// version.
-std::string StoredEncryptionRow(const std::string& url) {
-  RawDb raw(url);
-  if (raw.One("SELECT (to_regclass('rockpoint_encryption') IS NULL)::text") ==
-      "true") {
-    return "";
-  }
-  return raw.AllBytes("SELECT store_id, key_check FROM rockpoint_encryption");
-}
-std::string SchemaVersion(const std::string& url) {
-  return RawDb(url).One("SELECT max(v)::text FROM rockpoint_migrations");
 }
 
 // Thread "d" (delta channels, runs, writes, two namespaces), thread "m"
@@ -270,17 +157,6 @@ const std::vector<std::string> kMarkers = {
     "snapshot@",
     "side5"};
 
-// REQUIREs Corruption whose message holds each of `parts`.
-void CheckCorruption(const Status& status,
-                     const std::vector<std::string>& parts) {
-  INFO(status.ToString());
-  CHECK(status.IsCorruption());
-  for (const std::string& part : parts) {
-    CAPTURE(part);
-    CHECK(status.message().find(part) != std::string::npos);
-  }
-}
-
 void CheckInvalidArgument(const Status& status, const std::string& why) {
   INFO(status.ToString());
   CHECK(status.IsInvalidArgument());
@@ -366,28 +242,8 @@ TEST_CASE("postgres encryption: records are sealed, identifiers stay clear") {
   CheckSame(before, Take(*Unwrap(std::move(from_environment))));
 }
 
-TEST_CASE("postgres encryption: a missing or wrong key is refused at open") {
-  Database db("enc_keys");
-  const std::string key = KeyOf('k');
-  DoPut(*Unwrap(OpenWith(db.url(), key)), {.thread = "t", .id = CpId(1)});
-  const std::string dump = Dump(db.url());
-  const std::string stored = StoredEncryptionRow(db.url());
-  for (bool read_only : {false, true}) {
-    CAPTURE(read_only);
-    CheckInvalidArgument(OpenWith(db.url(), std::nullopt, read_only).status(),
-                         "the store is encrypted");
-    CheckInvalidArgument(OpenWith(db.url(), KeyOf('w'), read_only).status(),
-                         "wrong encryption key");
-    CheckInvalidArgument(
-        OpenWith(db.url(), std::string(7, 'x'), read_only).status(),
-        "32 bytes");
-  }
-  CHECK(Dump(db.url()) == dump);  // nothing changed.
-  CHECK(StoredEncryptionRow(db.url()) == stored);
-  CHECK(MustGet(*Unwrap(OpenWith(db.url(), key)), Cfg("t")).checkpoint.id ==
-        CpId(1));
-}
-
+// A missing, wrong or malformed key, and a key for a plaintext database
+// with records: contract_encryption.h.
 TEST_CASE(
     "postgres encryption: a plaintext database is not encrypted by a "
     "key") {
@@ -398,16 +254,6 @@ TEST_CASE(
   // rockpoint without encryption still opens.
   CHECK(SchemaVersion(db.url()) == "1");
   CHECK(StoredEncryptionRow(db.url()).empty());
-  const std::string dump = Dump(db.url());
-  for (bool read_only : {false, true}) {
-    CAPTURE(read_only);
-    CheckInvalidArgument(OpenWith(db.url(), KeyOf('k'), read_only).status(),
-                         "plaintext records");
-  }
-  CHECK(Dump(db.url()) == dump);
-  CHECK(SchemaVersion(db.url()) == "1");
-  CHECK(MustGet(*Unwrap(OpenWith(db.url(), std::nullopt)), Cfg("t"))
-            .checkpoint.id == CpId(1));
 
   // An empty database becomes encrypted by a read-write open with a key:
   // its stored encryption (and schema version 2) before its first record.
@@ -441,147 +287,16 @@ TEST_CASE(
                        "plaintext records");
 }
 
-// Threads "t" and "u", each with cp0001 (value a@1, a write, metadata) and
-// cp0002 (value a@2), so that records can be swapped between them.
-void FillPair(Checkpointer& store) {
-  for (const std::string thread : {"t", "u"}) {
-    DoPut(store, {.thread = thread,
-                  .id = CpId(1),
-                  .values = {{"a", Val(thread + "-1")}},
-                  .versions = {{"a", int64_t{1}}},
-                  .metadata = Meta({{"owner", Value(thread)}})});
-    DoWrites(store, thread, CpId(1), {W("a", thread + "-w")}, "task");
-    DoPut(store, {.thread = thread,
-                  .id = CpId(2),
-                  .parent = CpId(1),
-                  .values = {{"a", Val(thread + "-2")}},
-                  .versions = {{"a", int64_t{2}}}});
-  }
-}
-
-// The statements that read and set the sealed bytes of one record of
-// thread $1 (cp0001's checkpoint, its value a@1, its write).
-struct SealedColumn {
-  const char* name;
-  std::string select;              // $1 thread.
-  std::string update;              // $1 thread, $2 the new sealed bytes.
-  std::string plain;               // $1 thread: the record made plaintext.
-  std::string save;                // $1 thread: what `plain` changes, as text.
-  std::string restore;             // $1 thread, $2 what `save` read.
-  std::vector<std::string> named;  // what the Corruption names.
-};
-
-const std::vector<SealedColumn>& SealedColumns() {
-  static const std::vector<SealedColumn> columns = {
-      {"checkpoint",
-       "SELECT decode(checkpoint ->> '$sealed', 'base64') FROM checkpoints "
-       "WHERE thread_id = $1 AND checkpoint_id = 'cp0001'",
-       "UPDATE checkpoints SET checkpoint = jsonb_set(checkpoint, "
-       "'{$sealed}', to_jsonb(translate(encode($2, 'base64'), E'\\n', ''))) "
-       "WHERE thread_id = $1 AND checkpoint_id = 'cp0001'",
-       // As a plaintext store (or LangGraph's saver) writes it.
-       "UPDATE checkpoints SET checkpoint = jsonb_build_object('v', 1, 'id', "
-       "'cp0001', 'ts', 'x', 'channel_values', '{}'::jsonb, "
-       "'channel_versions', checkpoint -> 'channel_versions', "
-       "'versions_seen', '{}'::jsonb) WHERE thread_id = $1 AND checkpoint_id "
-       "= 'cp0001'",
-       "SELECT checkpoint::text FROM checkpoints WHERE thread_id = $1 AND "
-       "checkpoint_id = 'cp0001'",
-       "UPDATE checkpoints SET checkpoint = $2::text::jsonb WHERE thread_id = "
-       "$1 AND checkpoint_id = 'cp0001'",
-       {"checkpoint at", "\"cp\"", "\"cp0001\""}},
-      {"value",
-       "SELECT blob FROM checkpoint_blobs WHERE thread_id = $1 AND version = "
-       "'1'",
-       "UPDATE checkpoint_blobs SET blob = $2 WHERE thread_id = $1 AND "
-       "version = '1'",
-       "UPDATE checkpoint_blobs SET type = 'json', blob = 'plain' WHERE "
-       "thread_id = $1 AND version = '1'",
-       "SELECT type || encode(blob, 'base64') FROM checkpoint_blobs WHERE "
-       "thread_id = $1 AND version = '1'",
-       "UPDATE checkpoint_blobs SET type = substr($2::text, 1, 7), blob = "
-       "decode(substr($2::text, 8), 'base64') WHERE thread_id = $1 AND "
-       "version = '1'",
-       {"value at", "\"bl\"", "\"a\""}},
-      {"write",
-       "SELECT blob FROM checkpoint_writes WHERE thread_id = $1",
-       "UPDATE checkpoint_writes SET blob = $2 WHERE thread_id = $1",
-       "UPDATE checkpoint_writes SET type = 'json', blob = 'plain' WHERE "
-       "thread_id = $1",
-       "SELECT type || encode(blob, 'base64') FROM checkpoint_writes WHERE "
-       "thread_id = $1",
-       "UPDATE checkpoint_writes SET type = substr($2::text, 1, 7), blob = "
-       "decode(substr($2::text, 8), 'base64') WHERE thread_id = $1",
-       {"write at", "\"wr\"", "\"cp0001\"", "\"task\""}},
-  };
-  return columns;
-}
-
-TEST_CASE("postgres encryption: a damaged record is Corruption naming it") {
+// A sealed record changed, truncated, moved, from another store or made
+// plaintext: contract_encryption.h.
+TEST_CASE(
+    "postgres encryption: the clear columns beside a sealed checkpoint must "
+    "agree with it") {
   Database db("enc_damage");
-  Database other("enc_damage_other");
   const std::string key = KeyOf('k');
-  FillPair(*Unwrap(OpenWith(db.url(), key)));
-  FillPair(*Unwrap(OpenWith(other.url(), KeyOf('o'))));
+  PutTwinThreads(*Unwrap(OpenWith(db.url(), key)));
   RawDb raw(db.url());
   const std::string dump = Dump(db.url());
-
-  for (const SealedColumn& column : SealedColumns()) {
-    CAPTURE(column.name);
-    const std::string t = raw.One(column.select, {"t"});
-    const std::string u = raw.One(column.select, {"u"});
-    std::string tampered = t;
-    tampered[tampered.size() / 2] ^= 0x01;
-    std::vector<std::string> named = column.named;
-    named.push_back("\"t\"");
-    const auto check_t_unreadable = [&] {
-      auto store = Unwrap(OpenWith(db.url(), key));
-      CheckCorruption(store->GetTuple(Cfg("t", CpId(1))).status(), named);
-      // A list reaches the damaged record (a page of tuples is read whole:
-      // its page fails) and never returns it.
-      std::unique_ptr<TupleCursor> cursor =
-          Unwrap(store->List(ListOf(Cfg("t", std::nullopt))));
-      Result<std::optional<CheckpointTuple>> next = cursor->Next();
-      while (next.ok() && next->has_value()) {
-        CHECK((*next)->checkpoint.id != CpId(1));
-        next = cursor->Next();
-      }
-      CheckCorruption(next.status(), named);
-      // Thread u reads as before.
-      CHECK(ValuesOf(MustGet(*store, Cfg("u", CpId(1))).checkpoint) == "a=u-1");
-    };
-    for (const auto& [damage, bytes] :
-         std::vector<std::pair<std::string, std::string>>{
-             {"a changed byte", tampered},
-             {"u's record in t", u},
-             {"truncated by one byte", t.substr(0, t.size() - 1)},
-             {"truncated to 20 bytes", t.substr(0, 20)},
-             {"sealed with another key",
-              RawDb(other.url()).One(column.select, {"t"})}}) {
-      CAPTURE(damage);
-      raw.Run(column.update, {"t", bytes});
-      check_t_unreadable();
-      raw.Run(column.update, {"t", t});
-    }
-    {
-      INFO("a plaintext record");
-      const std::string saved = raw.One(column.save, {"t"});
-      raw.Run(column.plain, {"t"});
-      check_t_unreadable();
-      raw.Run(column.restore, {"t", saved});
-    }
-    // Swapped both ways: neither reads.
-    raw.Run(column.update, {"t", u});
-    raw.Run(column.update, {"u", t});
-    {
-      auto store = Unwrap(OpenWith(db.url(), key));
-      CheckCorruption(store->GetTuple(Cfg("t", CpId(1))).status(), {"\"t\""});
-      CheckCorruption(store->GetTuple(Cfg("u", CpId(1))).status(), {"\"u\""});
-    }
-    raw.Run(column.update, {"t", t});
-    raw.Run(column.update, {"u", u});
-    CHECK(Dump(db.url()) == dump);  // restored.
-  }
   // Checkpoint rows swapped whole between the threads (the clear copy
   // moves along): still Corruption.
   raw.Run(

@@ -15,6 +15,7 @@
 
 #include "engine/contract_helpers.h"
 #include "engine/postgres/postgres_checkpointer.h"
+#include "engine/postgres/postgres_raw_db.h"
 #include "engine/postgres/postgres_test_server.h"
 
 namespace rockpoint::testing {
@@ -46,17 +47,6 @@ Result<std::unique_ptr<PostgresCheckpointer>> OpenAt(const std::string& url,
   options.read_only = read_only;
   return PostgresCheckpointer::Open(options);
 }
-
-// A database for one case, dropped when the case ends.
-class Database {
- public:
-  explicit Database(std::string_view hint) : url_(FreshDatabase(hint)) {}
-  ~Database() { DropDatabase(url_); }
-  const std::string& url() const { return url_; }
-
- private:
-  std::string url_;
-};
 
 TEST_CASE("postgres: a bad URL or an unreachable server is a clear error") {
   Result<std::unique_ptr<PostgresCheckpointer>> malformed =

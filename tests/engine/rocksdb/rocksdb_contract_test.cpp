@@ -1,15 +1,27 @@
 // RocksDbCheckpointer: the contract suite twice, once on a plaintext store
 // that stays open, once on an encrypted store (docs/ENCRYPTION.md) closed
 // and reopened between each case's writes and reads (what was read survived
-// a reopen, and sealing changes no answer).
+// a reopen, and sealing changes no answer). The first makes the stores of
+// the cases that need their own (ContractStores), as directories beside its
+// own, with raw access through the maintenance functions' raw scan and put.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "engine/contract_suite.h"
 #include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_maintenance.h"
+#include "keys/tuple.h"
 
 namespace {
+
+namespace keys = rockpoint::keys;
+using rockpoint::testing::RecordKind;
+using rockpoint::testing::RecordRef;
 
 std::unique_ptr<rockpoint::RocksDbCheckpointer> OpenStore(
     const std::string& path, bool encrypted = false) {
@@ -25,16 +37,108 @@ std::unique_ptr<rockpoint::RocksDbCheckpointer> OpenStore(
       rockpoint::RocksDbCheckpointer::Open(options));
 }
 
+// The column family and key of `record`.
+std::pair<std::string, std::string> RawKeyOf(const RecordRef& record) {
+  using keys::Tuple;
+  const std::string thread = record.thread;
+  switch (record.kind) {
+    case RecordKind::kCheckpoint:
+      return {"checkpoints",
+              keys::Encode(Tuple({std::string("cp"), thread, std::string(),
+                                  record.checkpoint}))};
+    case RecordKind::kValue:
+      return {"blobs",
+              keys::Encode(Tuple({std::string("bl"), thread, std::string(),
+                                  std::string("a"), record.version}))};
+    case RecordKind::kWrite:
+      break;
+  }
+  return {"writes",
+          keys::Encode(Tuple({std::string("wr"), thread, std::string(),
+                              record.checkpoint, std::string(),
+                              std::string("task"), int64_t{0}}))};
+}
+
+// Store directories beside the harness's own. Raw access opens the store
+// with the key it was made with (a raw put goes through an open store).
+class RocksDbStores final : public rockpoint::testing::ContractStores {
+ public:
+  explicit RocksDbStores(const rockpoint::testing::TempDir& dir) : dir_(dir) {}
+  rockpoint::Result<std::unique_ptr<rockpoint::Checkpointer>> Open(
+      const std::string& name,
+      const rockpoint::testing::OpenSpec& spec) override {
+    auto opened = OpenRaw(name, spec);
+    if (!opened.ok()) return opened.status();
+    keys_.try_emplace(name, spec.key);
+    return std::unique_ptr<rockpoint::Checkpointer>(std::move(opened).value());
+  }
+  // Nothing compared: a refused open may still write RocksDB's log.
+  std::string Fingerprint(const std::string&) override { return ""; }
+  bool raw() const override { return true; }
+  std::string Sealed(const std::string& name,
+                     const RecordRef& record) override {
+    const auto [family, key] = RawKeyOf(record);
+    auto store = rockpoint::testing::Unwrap(OpenRaw(name, {keys_.at(name)}));
+    std::optional<std::string> value;
+    RP_REQUIRE_OK(rockpoint::ScanRaw(*store, family, key,
+                                     [&](const rockpoint::RawEntry& entry) {
+                                       if (entry.key == key)
+                                         value = entry.value;
+                                       return false;
+                                     }));
+    REQUIRE_MESSAGE(value.has_value(), keys::Describe(key));
+    return *value;
+  }
+  void SetSealed(const std::string& name, const RecordRef& record,
+                 const std::string& bytes) override {
+    const auto [family, key] = RawKeyOf(record);
+    auto store = rockpoint::testing::Unwrap(OpenRaw(name, {keys_.at(name)}));
+    RP_REQUIRE_OK(rockpoint::PutRawForTesting(*store, family, key, bytes));
+  }
+  // The plaintext store's record as it is on disk.
+  void InjectPlaintext(const std::string& name, const std::string& plain,
+                       const RecordRef& record) override {
+    SetSealed(name, record, Sealed(plain, record));
+  }
+  // A record that does not decode, as RocksDB holds it.
+  std::optional<std::vector<std::string>> BreakRecord(
+      const std::string& name, const RecordRef& record) override {
+    SetSealed(name, record, "\x07not a record");
+    return std::vector<std::string>{NamesOf(record)};
+  }
+  std::vector<std::string> NamesOf(const RecordRef& record) const override {
+    return {keys::Describe(RawKeyOf(record).second)};
+  }
+
+ private:
+  rockpoint::Result<std::unique_ptr<rockpoint::RocksDbCheckpointer>> OpenRaw(
+      const std::string& name, const rockpoint::testing::OpenSpec& spec) {
+    rockpoint::RocksDbOptions options;
+    options.path = dir_.Sub("stores-" + name);
+    options.read_only = spec.read_only;
+    if (spec.key) options.encryption = rockpoint::EncryptionOptions{*spec.key};
+    options.sync_writes = false;
+    options.block_cache_bytes = 4 << 20;
+    return rockpoint::RocksDbCheckpointer::Open(options);
+  }
+
+  const rockpoint::testing::TempDir& dir_;
+  // The key each store was made with.
+  std::map<std::string, std::optional<std::string>> keys_;
+};
+
 // The store stays open for the whole case.
 struct RocksDbHarness {
   static constexpr const char* kName = "rocksdb";
   RocksDbHarness() : store_(OpenStore(dir_.Sub("store"))) {}
   rockpoint::Checkpointer& store() { return *store_; }
   void Reopen() {}
+  rockpoint::testing::ContractStores* stores() { return &stores_; }
 
  private:
   rockpoint::testing::TempDir dir_;
   std::unique_ptr<rockpoint::RocksDbCheckpointer> store_;
+  RocksDbStores stores_{dir_};
 };
 
 // An encrypted store; Reopen() closes the database and opens it again

@@ -89,6 +89,30 @@ class RawDb {
   sqlite3* db_ = nullptr;
 };
 
+// Every row of every table, quoted, in rowid order: equal dumps, equal
+// stores.
+inline std::string Dump(const std::string& path) {
+  RawDb raw(path);
+  std::string out;
+  for (const char* sql :
+       {"SELECT quote(thread_id) || quote(checkpoint_ns) || "
+        "quote(checkpoint_id) || quote(parent_checkpoint_id) || "
+        "quote(hidden) || quote(run_id) || quote(ts) || quote(checkpoint) || "
+        "quote(metadata) FROM checkpoints ORDER BY rowid",
+        "SELECT quote(thread_id) || quote(checkpoint_ns) || quote(channel) || "
+        "quote(version) || quote(type) || quote(blob) FROM checkpoint_blobs "
+        "ORDER BY rowid",
+        "SELECT quote(thread_id) || quote(checkpoint_ns) || "
+        "quote(checkpoint_id) || quote(task_id) || quote(idx) || "
+        "quote(channel) || quote(type) || quote(value) || quote(task_path) "
+        "FROM checkpoint_writes ORDER BY rowid",
+        "SELECT quote(name) || quote(value) FROM rockpoint_meta ORDER BY "
+        "name"}) {
+    for (const std::string& row : raw.Column(sql)) out += row + "\n";
+  }
+  return out;
+}
+
 inline std::unique_ptr<SqliteCheckpointer> OpenStore(const std::string& path) {
   SqliteOptions options;
   options.path = path;

@@ -1,0 +1,215 @@
+// Contract suite, encryption at rest (docs/ENCRYPTION.md), on the stores a
+// backend's harness makes for a case (ContractStores): a missing, wrong or
+// malformed key is refused at open and changes nothing; so is a key for a
+// plaintext store with records; the key may come from ROCKPOINT_AES_KEY;
+// and a sealed record that is changed, truncated, moved to another thread,
+// taken from another store or replaced by a plaintext record is Corruption
+// naming it, with nothing of it returned and other threads reading as
+// before. Compiled by contract_cases.cpp.
+#pragma once
+
+#include <stdlib.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/contract_harness.h"
+#include "engine/contract_helpers.h"
+#include "rockpoint/encryption.h"
+
+namespace rockpoint::testing {
+
+// The harness's ContractStores, or nullptr after a MESSAGE saying the case
+// is skipped on this backend. `raw`: the case needs raw access too.
+inline ContractStores* StoresOf(ContractHarness& h, bool raw = false) {
+  ContractStores* stores = h.stores();
+  if (stores == nullptr) {
+    MESSAGE("skipped: this backend's harness makes no stores of its own");
+  } else if (raw && !stores->raw()) {
+    MESSAGE("skipped: this backend's harness has no raw access to records");
+    return nullptr;
+  }
+  return stores;
+}
+
+// `opened` failed with InvalidArgument whose message holds each of `parts`.
+inline void CheckRefused(const Result<std::unique_ptr<Checkpointer>>& opened,
+                         const std::vector<std::string>& parts) {
+  REQUIRE_FALSE(opened.ok());
+  INFO(opened.status().ToString());
+  CHECK(opened.status().IsInvalidArgument());
+  for (const std::string& part : parts) {
+    CAPTURE(part);
+    CHECK(opened.status().message().find(part) != std::string::npos);
+  }
+}
+
+// The store `name` (key `key`) does not return the damaged `record` of
+// thread t's cp0001: its read and a list of t are Corruption naming it;
+// the list returns no other tuple than cp0002 (and that first, unless the
+// backend lists by pages); thread u reads as before. The Corruption holds
+// `extra` too.
+inline void CheckDamaged(ContractStores& stores, const std::string& name,
+                         const std::string& key, const RecordRef& record,
+                         const std::vector<std::string>& extra = {}) {
+  std::unique_ptr<Checkpointer> store = Unwrap(stores.Open(name, {key}));
+  std::vector<std::string> names = stores.NamesOf(record);
+  names.push_back("\"" + record.thread + "\"");
+  names.insert(names.end(), extra.begin(), extra.end());
+  CheckCorruption(store->GetTuple(Cfg(record.thread, CpId(1))).status(), names);
+  std::unique_ptr<TupleCursor> cursor =
+      Unwrap(store->List(ListOf(Cfg(record.thread, std::nullopt))));
+  Result<std::optional<CheckpointTuple>> next = cursor->Next();
+  if (!stores.lists_by_page()) {
+    REQUIRE_MESSAGE(next.ok(), next.status().ToString());
+    REQUIRE(next->has_value());
+  }
+  while (next.ok() && next->has_value()) {
+    CHECK((*next)->checkpoint.id == CpId(2));
+    next = cursor->Next();
+  }
+  CheckCorruption(next.status(), names);
+  const std::string other = record.thread == "t" ? "u" : "t";
+  CHECK(ValuesOf(MustGet(*store, Cfg(other, CpId(1))).checkpoint) ==
+        "a=" + other + "-1");
+}
+
+// Each kind of damage to `record` (thread t) of store "s" (key `key`), as
+// bytes stored in its place: `t` and `u` are the record's and its twin's
+// sealed bytes.
+inline std::vector<std::pair<std::string, std::string>> Damages(
+    ContractStores& stores, const RecordRef& record, const std::string& t,
+    const std::string& u) {
+  std::string changed = t;
+  changed[changed.size() / 2] ^= 0x01;
+  return {
+      {"a changed byte", changed},
+      {"u's record in t", u},
+      {"truncated by one byte", t.substr(0, t.size() - 1)},
+      {"truncated to 20 bytes", t.substr(0, 20)},
+      {"truncated to 1 byte", t.substr(0, 1)},
+      {"sealed with another key", stores.Sealed("other-key", record)},
+      {"another store's with the same key", stores.Sealed("same-key", record)}};
+}
+
+}  // namespace rockpoint::testing
+
+RP_CONTRACT_CASE(
+    "contract encryption: a missing, wrong or malformed key is refused at "
+    "open") {
+  RP_CONTRACT_USING;
+  ContractStores* stores = StoresOf(h);
+  if (stores == nullptr) return;
+  DoPut(*Unwrap(stores->Open("s", {KeyOf('k')})),
+        {.thread = "t", .id = CpId(1)});
+  const std::string before = stores->Fingerprint("s");
+  for (const bool read_only : {false, true}) {
+    CAPTURE(read_only);
+    CheckRefused(stores->Open("s", {std::nullopt, read_only}),
+                 {"the store is encrypted"});
+    CheckRefused(stores->Open("s", {KeyOf('w'), read_only}),
+                 {"wrong encryption key"});
+    for (const size_t size : {size_t{7}, size_t{16}, size_t{31}}) {
+      CAPTURE(size);
+      CheckRefused(stores->Open("s", {std::string(size, 'x'), read_only}),
+                   {"32 bytes"});
+    }
+  }
+  CHECK(stores->Fingerprint("s") == before);  // nothing changed.
+  CHECK(MustGet(*Unwrap(stores->Open("s", {KeyOf('k')})), Cfg("t"))
+            .checkpoint.id == CpId(1));
+}
+
+RP_CONTRACT_CASE(
+    "contract encryption: a key for a plaintext store with records is "
+    "refused") {
+  RP_CONTRACT_USING;
+  ContractStores* stores = StoresOf(h);
+  if (stores == nullptr) return;
+  DoPut(*Unwrap(stores->Open("plain", {})), {.thread = "t", .id = CpId(1)});
+  const std::string before = stores->Fingerprint("plain");
+  for (const bool read_only : {false, true}) {
+    CAPTURE(read_only);
+    CheckRefused(stores->Open("plain", {KeyOf('k'), read_only}),
+                 {"plaintext records", "rekey"});
+  }
+  CHECK(stores->Fingerprint("plain") == before);
+  // Refused, and changed nothing: it still opens without a key.
+  CHECK(MustGet(*Unwrap(stores->Open("plain", {})), Cfg("t")).checkpoint.id ==
+        CpId(1));
+}
+
+RP_CONTRACT_CASE(
+    "contract encryption: the key from ROCKPOINT_AES_KEY when the key is "
+    "empty") {
+  RP_CONTRACT_USING;
+  ContractStores* stores = StoresOf(h);
+  if (stores == nullptr) return;
+  DoPut(*Unwrap(stores->Open("s", {KeyOf('k')})),
+        {.thread = "t", .id = CpId(1)});
+  const std::string before = stores->Fingerprint("s");
+  const OpenSpec from_environment{std::string()};
+  REQUIRE(::setenv(kEncryptionKeyEnvironment,
+                   FormatEncryptionKey(KeyOf('k')).c_str(), 1) == 0);
+  CHECK(MustGet(*Unwrap(stores->Open("s", from_environment)), Cfg("t"))
+            .checkpoint.id == CpId(1));
+  REQUIRE(::setenv(kEncryptionKeyEnvironment,
+                   FormatEncryptionKey(KeyOf('w')).c_str(), 1) == 0);
+  CheckRefused(stores->Open("s", from_environment), {"wrong encryption key"});
+  REQUIRE(::setenv(kEncryptionKeyEnvironment, "not hex", 1) == 0);
+  CheckRefused(stores->Open("s", from_environment), {});
+  REQUIRE(::unsetenv(kEncryptionKeyEnvironment) == 0);
+  CheckRefused(stores->Open("s", from_environment), {});
+  CHECK(stores->Fingerprint("s") == before);
+}
+
+RP_CONTRACT_CASE(
+    "contract encryption: a damaged sealed record is Corruption naming it") {
+  RP_CONTRACT_USING;
+  ContractStores* stores = StoresOf(h, /*raw=*/true);
+  if (stores == nullptr) return;
+  const std::string key = KeyOf('k');
+  for (const auto& [name, spec] : std::vector<std::pair<std::string, OpenSpec>>{
+           {"s", {key}},
+           {"other-key", {KeyOf('o')}},
+           {"same-key", {key}},
+           {"plain", {}}}) {
+    PutTwinThreads(*Unwrap(stores->Open(name, spec)));
+  }
+  const std::string before = stores->Records("s");
+  for (const RecordKind kind :
+       {RecordKind::kCheckpoint, RecordKind::kValue, RecordKind::kWrite}) {
+    const RecordRef t_record{kind, "t"};
+    const RecordRef u_record{kind, "u"};
+    CAPTURE(static_cast<int>(kind));
+    const std::string t = stores->Sealed("s", t_record);
+    const std::string u = stores->Sealed("s", u_record);
+    for (const auto& [damage, bytes] : Damages(*stores, t_record, t, u)) {
+      CAPTURE(damage);
+      stores->SetSealed("s", t_record, bytes);
+      CheckDamaged(*stores, "s", key, t_record);
+      stores->SetSealed("s", t_record, t);
+    }
+    {
+      INFO("a plaintext record");
+      stores->InjectPlaintext("s", "plain", t_record);
+      CheckDamaged(*stores, "s", key, t_record, {"plaintext"});
+      stores->SetSealed("s", t_record, t);
+    }
+    // Swapped both ways: neither reads.
+    stores->SetSealed("s", t_record, u);
+    stores->SetSealed("s", u_record, t);
+    {
+      std::unique_ptr<Checkpointer> store = Unwrap(stores->Open("s", {key}));
+      CheckCorruption(store->GetTuple(Cfg("t", CpId(1))).status(), {"\"t\""});
+      CheckCorruption(store->GetTuple(Cfg("u", CpId(1))).status(), {"\"u\""});
+    }
+    stores->SetSealed("s", t_record, t);
+    stores->SetSealed("s", u_record, u);
+  }
+  CHECK(stores->Records("s") == before);  // restored.
+  std::unique_ptr<Checkpointer> store = Unwrap(stores->Open("s", {key}));
+  CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(1))).checkpoint) == "a=t-1");
+}
