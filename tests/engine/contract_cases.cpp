@@ -12,6 +12,7 @@
 #include "engine/contract_extended.h"
 #include "engine/contract_harness.h"
 #include "engine/contract_hidden.h"
+#include "engine/contract_kill.h"
 #include "engine/contract_list.h"
 #include "engine/contract_put.h"
 #include "engine/contract_read_only.h"

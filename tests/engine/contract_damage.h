@@ -13,6 +13,7 @@
 #include "engine/contract_encryption.h"
 #include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
+#include "engine/damage_fixtures.h"
 
 namespace rockpoint::testing {
 
@@ -39,28 +40,7 @@ RP_CONTRACT_CASE(
   RP_CONTRACT_USING;
   ContractStores* stores = StoresOf(h, /*raw=*/true);
   if (stores == nullptr) return;
-  {
-    std::unique_ptr<Checkpointer> store = Unwrap(stores->Open("s", {}));
-    DoPut(*store, {.thread = "t",
-                   .id = CpId(1),
-                   .values = {{"a", Val("1")}},
-                   .versions = {{"a", int64_t{1}}}});
-    // cp2 inherits a=1; cp3 bumps a without a value ("empty").
-    DoPut(*store, {.thread = "t",
-                   .id = CpId(2),
-                   .parent = CpId(1),
-                   .versions = {{"a", int64_t{1}}},
-                   .new_versions = ChannelVersions{}});
-    DoPut(*store, {.thread = "t",
-                   .id = CpId(3),
-                   .parent = CpId(2),
-                   .versions = {{"a", int64_t{2}}}});
-    // A version never stored reads as no entry, and is no error.
-    DoPut(*store, {.thread = "u",
-                   .id = CpId(1),
-                   .versions = {{"z", int64_t{9}}},
-                   .new_versions = ChannelVersions{}});
-  }
+  PutLostValueThreads(*Unwrap(stores->Open("s", {})));
   const std::optional<std::vector<std::string>> names =
       stores->DeleteRecord("s", {RecordKind::kValue, "t", CpId(1), 1});
   if (!names) {

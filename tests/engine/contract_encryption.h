@@ -34,6 +34,15 @@ inline ContractStores* StoresOf(ContractHarness& h, bool raw = false) {
   return stores;
 }
 
+// Makes store `name` with `spec`, holding checkpoint cp0001 of thread t;
+// returns its Fingerprint.
+inline std::string PutOneCheckpoint(ContractStores& stores,
+                                    const std::string& name,
+                                    const OpenSpec& spec) {
+  DoPut(*Unwrap(stores.Open(name, spec)), {.thread = "t", .id = CpId(1)});
+  return stores.Fingerprint(name);
+}
+
 // `opened` failed with InvalidArgument whose message holds each of `parts`.
 inline void CheckRefused(const Result<std::unique_ptr<Checkpointer>>& opened,
                          const std::vector<std::string>& parts) {
@@ -102,9 +111,7 @@ RP_CONTRACT_CASE(
   RP_CONTRACT_USING;
   ContractStores* stores = StoresOf(h);
   if (stores == nullptr) return;
-  DoPut(*Unwrap(stores->Open("s", {KeyOf('k')})),
-        {.thread = "t", .id = CpId(1)});
-  const std::string before = stores->Fingerprint("s");
+  const std::string before = PutOneCheckpoint(*stores, "s", {KeyOf('k')});
   for (const bool read_only : {false, true}) {
     CAPTURE(read_only);
     CheckRefused(stores->Open("s", {std::nullopt, read_only}),
@@ -128,8 +135,7 @@ RP_CONTRACT_CASE(
   RP_CONTRACT_USING;
   ContractStores* stores = StoresOf(h);
   if (stores == nullptr) return;
-  DoPut(*Unwrap(stores->Open("plain", {})), {.thread = "t", .id = CpId(1)});
-  const std::string before = stores->Fingerprint("plain");
+  const std::string before = PutOneCheckpoint(*stores, "plain", {});
   for (const bool read_only : {false, true}) {
     CAPTURE(read_only);
     CheckRefused(stores->Open("plain", {KeyOf('k'), read_only}),
@@ -147,9 +153,7 @@ RP_CONTRACT_CASE(
   RP_CONTRACT_USING;
   ContractStores* stores = StoresOf(h);
   if (stores == nullptr) return;
-  DoPut(*Unwrap(stores->Open("s", {KeyOf('k')})),
-        {.thread = "t", .id = CpId(1)});
-  const std::string before = stores->Fingerprint("s");
+  const std::string before = PutOneCheckpoint(*stores, "s", {KeyOf('k')});
   const OpenSpec from_environment{std::string()};
   REQUIRE(::setenv(kEncryptionKeyEnvironment,
                    FormatEncryptionKey(KeyOf('k')).c_str(), 1) == 0);

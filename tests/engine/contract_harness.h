@@ -7,7 +7,9 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +17,7 @@
 
 #include "engine/contract_helpers.h"
 #include "rockpoint/checkpointer.h"
+#include "rockpoint/encryption.h"
 
 namespace rockpoint::testing {
 
@@ -36,6 +39,21 @@ struct RecordRef {
   std::string thread;
   std::string checkpoint = CpId(1);
   int64_t version = 1;
+};
+
+// How the kill case (contract_kill.h) runs a backend's writer program: a
+// child that writes chains (engine/rocksdb/chain_workload.h) with synced
+// calls on a store and acknowledges each on a pipe
+// (engine/rocksdb/crash_protocol.h); it is killed `rounds` times, without
+// waiting for an acknowledgement every `early_kill_every`-th round, and the
+// store is compacted after every `compact_every`-th.
+struct KillPlan {
+  std::string binary;
+  std::vector<std::string> args;  // the store's path and the chain prefix.
+  std::string prefix;
+  int rounds = 0;
+  int early_kill_every = 0;
+  int compact_every = 0;
 };
 
 // The stores a case makes for itself beside the harness's own, each by a
@@ -85,6 +103,19 @@ class ContractStores {
       const std::string& name, const RecordRef& record) {
     return std::nullopt;
   }
+  // The kill case's writer program for store `name`, or nullopt when the
+  // backend has none (the case skips with a MESSAGE).
+  virtual std::optional<KillPlan> KillPlanFor(const std::string& name) {
+    return std::nullopt;
+  }
+  // Compacts `store` (opened by Open) where the backend can, so that later
+  // kill rounds recover on compacted files; OK where there is nothing to do.
+  virtual Status Compact(Checkpointer& store) { return Status::OK(); }
+  // Checks store `name` just opened read-write after a kill, beyond what
+  // every backend reads back; returns whether the open cut a torn tail.
+  virtual bool CheckRecovered(const std::string& name, Checkpointer& store) {
+    return false;
+  }
   // What the Corruption of a sealed `record` names: parts its message
   // holds.
   virtual std::vector<std::string> NamesOf(const RecordRef& record) const;
@@ -93,6 +124,30 @@ class ContractStores {
   // tuples before it.
   virtual bool lists_by_page() const { return false; }
 };
+
+// Sets `options` (a backend's options: read_only, encryption) as `spec`
+// says.
+template <typename Options>
+void ApplySpec(const OpenSpec& spec, Options* options) {
+  options->read_only = spec.read_only;
+  if (spec.key) options->encryption = EncryptionOptions{*spec.key};
+}
+
+// Store::Open(options) with `spec` applied, as a Checkpointer.
+template <typename Store, typename Options>
+Result<std::unique_ptr<Checkpointer>> OpenWithSpec(Options options,
+                                                   const OpenSpec& spec) {
+  ApplySpec(spec, &options);
+  auto opened = Store::Open(options);
+  if (!opened.ok()) return opened.status();
+  return std::unique_ptr<Checkpointer>(std::move(opened).value());
+}
+
+// The bytes of the file at `path`; empty when there is none.
+inline std::string FileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 class ContractHarness {
  public:

@@ -12,9 +12,9 @@
 // The first makes the stores of the cases that need their own
 // (ContractStores), as journals in its directory; it has no raw access
 // (the journal's own tests edit lines: jsonl_encryption_test.cpp).
-#include <fstream>
-#include <iterator>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/contract_suite.h"
@@ -33,16 +33,36 @@ class JsonlStores final : public rockpoint::testing::ContractStores {
     rockpoint::JsonlOptions options;
     options.path = PathOf(name);
     options.sync_writes = false;
-    options.read_only = spec.read_only;
-    if (spec.key) options.encryption = rockpoint::EncryptionOptions{*spec.key};
-    auto opened = rockpoint::JsonlCheckpointer::Open(options);
-    if (!opened.ok()) return opened.status();
-    return std::unique_ptr<rockpoint::Checkpointer>(std::move(opened).value());
+    return rockpoint::testing::OpenWithSpec<rockpoint::JsonlCheckpointer>(
+        options, spec);
   }
   // The journal's bytes.
   std::string Fingerprint(const std::string& name) override {
-    std::ifstream in(PathOf(name), std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
+    return rockpoint::testing::FileBytes(PathOf(name));
+  }
+  // jsonl_crash_writer_main, in fewer rounds than RocksDB's (one file, one
+  // recovery path: replay, cut the tail).
+  std::optional<rockpoint::testing::KillPlan> KillPlanFor(
+      const std::string& name) override {
+    return rockpoint::testing::KillPlan{
+        .binary =
+            std::string(ROCKPOINT_TEST_BINARY_DIR) + "/jsonl_crash_writer_main",
+        .args = {PathOf(name), "jsonl-crash"},
+        .prefix = "jsonl-crash",
+        .rounds = 12,
+        .early_kill_every = 4,
+        .compact_every = 3};
+  }
+  rockpoint::Status Compact(rockpoint::Checkpointer& store) override {
+    return dynamic_cast<rockpoint::JsonlCheckpointer&>(store).Compact();
+  }
+  // The read-write open cut the torn tail: the file is what it counts.
+  bool CheckRecovered(const std::string& name,
+                      rockpoint::Checkpointer& store) override {
+    const rockpoint::JsonlStats stats = rockpoint::testing::Unwrap(
+        dynamic_cast<rockpoint::JsonlCheckpointer&>(store).Stats());
+    CHECK(stats.file_bytes == std::filesystem::file_size(PathOf(name)));
+    return stats.torn_tail_bytes > 0;
   }
 
  private:
@@ -74,7 +94,7 @@ class JsonlHarnessBase {
   void Open() {
     rockpoint::JsonlOptions options;
     options.path = dir_.Sub("checkpoints.jsonl");
-    // Durability across a process crash is jsonl_crash_test's subject; no
+    // Durability across a process crash is contract_kill.h's subject; no
     // fdatasync keeps the suite quick.
     options.sync_writes = false;
     if (compact_) {

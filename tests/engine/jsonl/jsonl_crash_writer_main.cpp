@@ -1,5 +1,6 @@
-// jsonl_crash_writer_main: the child of jsonl_crash_test. Opens a JSONL
-// journal with sync_writes and writes chains into it until it is killed,
+// jsonl_crash_writer_main: the child of the contract's kill case (JSONL)
+// and of jsonl_crash_test's Busy case. Opens a JSONL journal with
+// sync_writes and writes chains into it until it is killed,
 // reporting every acknowledged call (engine/rocksdb/crash_writer.h). The
 // writer of chain 0 also compacts the journal after every kCompactEvery-th
 // put, so kills land in compactions too, and reports each:

@@ -98,11 +98,8 @@ class PostgresStores final : public rockpoint::testing::ContractStores {
     rockpoint::PostgresOptions options;
     options.url = UrlOf(name);
     options.pool_size = 2;
-    options.read_only = spec.read_only;
-    if (spec.key) options.encryption = rockpoint::EncryptionOptions{*spec.key};
-    auto opened = rockpoint::PostgresCheckpointer::Open(options);
-    if (!opened.ok()) return opened.status();
-    return std::unique_ptr<rockpoint::Checkpointer>(std::move(opened).value());
+    return rockpoint::testing::OpenWithSpec<rockpoint::PostgresCheckpointer>(
+        options, spec);
   }
   // Every row, the stored encryption and rockpoint's schema version.
   std::string Fingerprint(const std::string& name) override {

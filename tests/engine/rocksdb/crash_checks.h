@@ -1,5 +1,5 @@
-// The parent's side of the SIGKILL crash tests (crash_test.cpp for RocksDB,
-// tests/engine/jsonl/jsonl_crash_test.cpp for JSONL): running a writer child
+// The parent's side of the SIGKILL crash test (the contract's kill case,
+// tests/engine/contract_kill.h, on RocksDB and JSONL): running a writer child
 // until it is killed, and checking a reopened store against what the child
 // acknowledged (crash_protocol.h): every acknowledged put and write is
 // there, at most the one put in flight is extra, chains are whole, lists

@@ -1,6 +1,6 @@
-// What crash_test and its child crash_writer_main agree on: the store
-// options and the chains the child writes (see chain_workload.h), and the
-// child's stdout lines.
+// What the kill case (contract_kill.h) and its child crash_writer_main
+// agree on: the store options and the chains the child writes (see
+// chain_workload.h), and the child's stdout lines.
 //
 // Thread-safety: pure functions.
 #pragma once

@@ -1,6 +1,6 @@
-// crash_writer_main: the child of crash_test. Opens a RocksDB store with
-// sync_writes and writes chains into it until it is killed, reporting every
-// acknowledged call (crash_writer.h).
+// crash_writer_main: the child of the contract's kill case (RocksDB).
+// Opens a RocksDB store with sync_writes and writes chains into it until it is
+// killed, reporting every acknowledged call (crash_writer.h).
 //
 //   crash_writer_main <store_path> <thread_prefix>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // Power loss: what a RocksDB store keeps when the machine stops, modeled by
 // PowerLossFileSystem (power_loss_fs.h: unsynced file data and directory
 // entries not made durable by a directory fsync are lost). The SIGKILL
-// crash tests (crash_test.cpp) lose only what the process held; these lose
+// crash tests (contract_kill.h) lose only what the process held; these lose
 // what the kernel held too. Every acknowledged synced write must survive,
 // and the store must open again, its own creation included.
 #include <doctest/doctest.h>

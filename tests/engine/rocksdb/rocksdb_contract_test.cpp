@@ -106,6 +106,21 @@ class RocksDbStores final : public rockpoint::testing::ContractStores {
     SetSealed(name, record, "\x07not a record");
     return std::vector<std::string>{NamesOf(record)};
   }
+  // crash_writer_main (crash_protocol.h); RocksDB recovers its WAL, and
+  // after compactions its SST and blob files.
+  std::optional<rockpoint::testing::KillPlan> KillPlanFor(
+      const std::string& name) override {
+    return rockpoint::testing::KillPlan{
+        .binary = std::string(ROCKPOINT_TEST_BINARY_DIR) + "/crash_writer_main",
+        .args = {PathOf(name), "crash-test"},
+        .prefix = "crash-test",
+        .rounds = 24,
+        .early_kill_every = 6,
+        .compact_every = 4};
+  }
+  rockpoint::Status Compact(rockpoint::Checkpointer& store) override {
+    return dynamic_cast<rockpoint::RocksDbCheckpointer&>(store).Compact();
+  }
   std::vector<std::string> NamesOf(const RecordRef& record) const override {
     return {keys::Describe(RawKeyOf(record).second)};
   }
@@ -114,12 +129,16 @@ class RocksDbStores final : public rockpoint::testing::ContractStores {
   rockpoint::Result<std::unique_ptr<rockpoint::RocksDbCheckpointer>> OpenRaw(
       const std::string& name, const rockpoint::testing::OpenSpec& spec) {
     rockpoint::RocksDbOptions options;
-    options.path = dir_.Sub("stores-" + name);
-    options.read_only = spec.read_only;
-    if (spec.key) options.encryption = rockpoint::EncryptionOptions{*spec.key};
+    options.path = PathOf(name);
+    rockpoint::testing::ApplySpec(spec, &options);
     options.sync_writes = false;
     options.block_cache_bytes = 4 << 20;
+    options.blob_file_min_bytes = 4096;  // as the crash writer's.
     return rockpoint::RocksDbCheckpointer::Open(options);
+  }
+
+  std::string PathOf(const std::string& name) const {
+    return dir_.Sub("stores-" + name);
   }
 
   const rockpoint::testing::TempDir& dir_;

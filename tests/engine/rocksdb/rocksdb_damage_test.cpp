@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "engine/damage_fixtures.h"
 #include "engine/rocksdb/layout_test_util.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
 
@@ -189,25 +190,7 @@ TEST_CASE(
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
   RocksDbCheckpointer* impl = store.get();
-  DoPut(*store, {.thread = "t",
-                 .id = CpId(1),
-                 .values = {{"a", Val("1")}},
-                 .versions = {{"a", int64_t{1}}}});
-  // cp2 inherits a=1; cp3 bumps a without a value ("empty").
-  DoPut(*store, {.thread = "t",
-                 .id = CpId(2),
-                 .parent = CpId(1),
-                 .versions = {{"a", int64_t{1}}},
-                 .new_versions = ChannelVersions{}});
-  DoPut(*store, {.thread = "t",
-                 .id = CpId(3),
-                 .parent = CpId(2),
-                 .versions = {{"a", int64_t{2}}}});
-  // A version never stored reads as no entry, and is no error.
-  DoPut(*store, {.thread = "u",
-                 .id = CpId(1),
-                 .versions = {{"z", int64_t{9}}},
-                 .new_versions = ChannelVersions{}});
+  PutLostValueThreads(*store);
   const std::string key =
       keys::Encode(T({S("bl"), S("t"), S(""), S("a"), int64_t{1}}));
   REQUIRE(impl->db->Delete(rocksdb::WriteOptions(), impl->blobs, key).ok());

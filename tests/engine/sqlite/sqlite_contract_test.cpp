@@ -5,8 +5,6 @@
 // stores of the cases that need their own (ContractStores), as files in its
 // directory, with raw access through SQL.
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,16 +70,12 @@ class SqliteStores final : public rockpoint::testing::ContractStores {
     rockpoint::SqliteOptions options;
     options.path = PathOf(name);
     options.sync_writes = false;
-    options.read_only = spec.read_only;
-    if (spec.key) options.encryption = rockpoint::EncryptionOptions{*spec.key};
-    auto opened = rockpoint::SqliteCheckpointer::Open(options);
-    if (!opened.ok()) return opened.status();
-    return std::unique_ptr<rockpoint::Checkpointer>(std::move(opened).value());
+    return rockpoint::testing::OpenWithSpec<rockpoint::SqliteCheckpointer>(
+        options, spec);
   }
   // The database file's bytes and its rows.
   std::string Fingerprint(const std::string& name) override {
-    std::ifstream in(PathOf(name), std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {}) + "\n" +
+    return rockpoint::testing::FileBytes(PathOf(name)) + "\n" +
            rockpoint::testing::Dump(PathOf(name));
   }
   // Every row.
