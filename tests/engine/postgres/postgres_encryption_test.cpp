@@ -19,11 +19,13 @@
 #include <thread>
 #include <vector>
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 #include "engine/delta_helpers.h"
 #include "engine/postgres/postgres_checkpointer.h"
 #include "engine/postgres/postgres_raw_db.h"
 #include "engine/postgres/postgres_test_server.h"
+#include "engine/store_snapshot.h"
 #include "rockpoint/encryption.h"
 
 namespace rockpoint {
@@ -43,8 +45,7 @@ PostgresOptions OptionsFor(const std::string& url,
   PostgresOptions options;
   options.url = url;
   options.pool_size = 2;
-  options.read_only = read_only;
-  if (key) options.encryption = EncryptionOptions{*key};
+  ApplySpec({key, read_only}, &options);
   return options;
 }
 
@@ -65,8 +66,7 @@ Status RekeyDb(const std::string& url, const std::optional<std::string>& from,
 // (the markers: a value, metadata, a write, a pending send, a ts; an
 // "empty" value) and thread "h" (pruned: hidden checkpoints).
 void Fill(Checkpointer& store) {
-  PutDeltaThread(store, "d");
-  PutDeltaThread(store, "d", "n:1", 7, 3);
+  PutDeltaThreads(store);
   Checkpoint marked =
       MakeCheckpoint(CpId(1), {{"v", Val(kValueMarker)}},
                      {{"v", int64_t{1}}, {"gone", int64_t{2}}}, kTsMarker);
@@ -74,38 +74,7 @@ void Fill(Checkpointer& store) {
   Unwrap(store.Put(Cfg("m"), marked, Meta({{"note", Value(kMetaMarker)}}),
                    marked.channel_versions));
   DoWrites(store, "m", CpId(1), {W("v", kWriteMarker)}, "task");
-  PutDeltaThread(store, "h");
-  RP_REQUIRE_OK(store.Prune({"h"}, PruneStrategy::kKeepLatest, 1));
-}
-
-// Everything a store reads back: every visible tuple, the hidden ones of
-// "h", the delta readings of "d", the thread list.
-struct Snapshot {
-  std::vector<CheckpointTuple> all;
-  std::vector<CheckpointTuple> hidden;
-  Readings d;
-  std::vector<ThreadInfo> threads;
-};
-
-Snapshot Take(Checkpointer& store) {
-  Snapshot snapshot;
-  snapshot.all = Collect(store, ListOf(std::nullopt));
-  ListOptions hidden = ListOf(Cfg("h", std::nullopt, std::nullopt));
-  hidden.include_hidden = true;
-  snapshot.hidden = Collect(store, hidden);
-  snapshot.d = ReadThread(store, "d");
-  snapshot.threads = Unwrap(store.ListThreads({})).threads;
-  return snapshot;
-}
-
-void CheckSame(const Snapshot& before, const Snapshot& after) {
-  REQUIRE(before.all.size() > 20);
-  CHECK(after.all == before.all);
-  CHECK(after.hidden.size() > 1);
-  CHECK(after.hidden == before.hidden);
-  CHECK(after.d.size() == before.d.size());
-  CheckSameReadings(before.d, after.d, "d");
-  CHECK(after.threads == before.threads);
+  PutHiddenThread(store);
 }
 
 // Every byte of every table, as the server returns them.

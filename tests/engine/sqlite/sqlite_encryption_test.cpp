@@ -20,10 +20,12 @@
 #include <thread>
 #include <vector>
 
+#include "engine/contract_harness.h"
 #include "engine/contract_helpers.h"
 #include "engine/delta_helpers.h"
 #include "engine/sqlite/sqlite_checkpointer.h"
 #include "engine/sqlite/sqlite_test_util.h"
+#include "engine/store_snapshot.h"
 #include "rockpoint/encryption.h"
 
 namespace rockpoint {
@@ -41,8 +43,7 @@ SqliteOptions OptionsFor(const std::string& path,
   SqliteOptions options;
   options.path = path;
   options.sync_writes = false;
-  options.read_only = read_only;
-  if (key) options.encryption = EncryptionOptions{*key};
+  ApplySpec({key, read_only}, &options);
   return options;
 }
 
@@ -64,46 +65,14 @@ Status RekeyStore(const std::string& path,
 // (the marker strings, an "empty" value) and thread "h" (pruned: hidden
 // checkpoints).
 void Fill(Checkpointer& store) {
-  PutDeltaThread(store, "d");
-  PutDeltaThread(store, "d", "n:1", 7, 3);
+  PutDeltaThreads(store);
   DoPut(store, {.thread = "m",
                 .id = CpId(1),
                 .values = {{"v", Val(kValueMarker)}},
                 .versions = {{"v", int64_t{1}}, {"gone", int64_t{2}}},
                 .metadata = Meta({{"note", Value(kMetaMarker)}})});
   DoWrites(store, "m", CpId(1), {W("v", kWriteMarker)}, "task");
-  PutDeltaThread(store, "h");
-  RP_REQUIRE_OK(store.Prune({"h"}, PruneStrategy::kKeepLatest, 1));
-}
-
-// Everything a store reads back: every visible tuple, the hidden ones of
-// "h", the delta readings of "d", the thread list.
-struct Snapshot {
-  std::vector<CheckpointTuple> all;
-  std::vector<CheckpointTuple> hidden;
-  Readings d;
-  std::vector<ThreadInfo> threads;
-};
-
-Snapshot Take(Checkpointer& store) {
-  Snapshot snapshot;
-  snapshot.all = Collect(store, ListOf(std::nullopt));
-  ListOptions hidden = ListOf(Cfg("h", std::nullopt, std::nullopt));
-  hidden.include_hidden = true;
-  snapshot.hidden = Collect(store, hidden);
-  snapshot.d = ReadThread(store, "d");
-  snapshot.threads = Unwrap(store.ListThreads({})).threads;
-  return snapshot;
-}
-
-void CheckSame(const Snapshot& before, const Snapshot& after) {
-  REQUIRE(before.all.size() > 20);
-  CHECK(after.all == before.all);
-  CHECK(after.hidden.size() > 1);
-  CHECK(after.hidden == before.hidden);
-  CHECK(after.d.size() == before.d.size());
-  CheckSameReadings(before.d, after.d, "d");
-  CHECK(after.threads == before.threads);
+  PutHiddenThread(store);
 }
 
 std::string ReadFile(const std::filesystem::path& path) {
