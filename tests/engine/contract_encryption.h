@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -216,4 +217,52 @@ RP_CONTRACT_CASE(
   CHECK(stores->Records("s") == before);  // restored.
   std::unique_ptr<Checkpointer> store = Unwrap(stores->Open("s", {key}));
   CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(1))).checkpoint) == "a=t-1");
+}
+
+RP_CONTRACT_CASE(
+    "contract encryption: copy_thread re-seals, filters decrypt, runs "
+    "delete") {
+  RP_CONTRACT_USING;
+  ContractStores* stores = StoresOf(h);
+  if (stores == nullptr) return;
+  const std::string key = KeyOf('k');
+  {
+    std::unique_ptr<Checkpointer> store = Unwrap(stores->Open("s", {key}));
+    PutTwinThreads(*store);
+    RP_REQUIRE_OK(store->CopyThread("t", "copy"));
+  }
+  std::unique_ptr<Checkpointer> store = Unwrap(stores->Open("s", {key}));
+  std::vector<CheckpointTuple> copied;
+  for (CheckpointTuple tuple :
+       Collect(*store, ListOf(Cfg("t", std::nullopt, std::nullopt)))) {
+    copied.push_back(InThread(std::move(tuple), "copy"));
+  }
+  REQUIRE(copied.size() == 2);
+  CHECK(Collect(*store, ListOf(Cfg("copy", std::nullopt, std::nullopt))) ==
+        copied);
+  // Metadata filters decrypt, then filter.
+  std::vector<std::string> owned_by_t;
+  for (const CheckpointTuple& tuple :
+       Collect(*store, ListOf(std::nullopt, Meta({{"owner", Value("t")}})))) {
+    owned_by_t.push_back(*tuple.config.thread_id + "/" + tuple.checkpoint.id);
+  }
+  std::sort(owned_by_t.begin(), owned_by_t.end());
+  CHECK(owned_by_t == std::vector<std::string>{"copy/cp0001", "t/cp0001"});
+  store.reset();
+  if (stores->raw()) {
+    // Each record of the copy is sealed under the copy's names.
+    for (const RecordKind kind :
+         {RecordKind::kCheckpoint, RecordKind::kValue, RecordKind::kWrite}) {
+      CAPTURE(static_cast<int>(kind));
+      CHECK(stores->Sealed("s", {kind, "copy"}) !=
+            stores->Sealed("s", {kind, "t"}));
+    }
+  }
+  store = Unwrap(stores->Open("s", {key}));
+  // delete_for_runs by a run_id of sealed metadata: the copy has it too.
+  RP_REQUIRE_OK(store->DeleteForRuns({"run-t"}));
+  CHECK_FALSE(Get(*store, Cfg("t", CpId(1))).has_value());
+  CHECK_FALSE(Get(*store, Cfg("copy", CpId(1))).has_value());
+  CHECK(MustGet(*store, Cfg("copy")).checkpoint.id == CpId(2));
+  CHECK(MustGet(*store, Cfg("u", CpId(1))).checkpoint.id == CpId(1));
 }

@@ -142,16 +142,17 @@ inline void CheckCorruption(const Status& status,
   }
 }
 
-// Threads "t" and "u", each with cp0001 (value a@1, metadata, a write of
-// task "task") and cp0002 (value a@2), so that records can be swapped
-// between them.
+// Threads "t" and "u", each with cp0001 (value a@1, metadata: owner and
+// run_id "run-<thread>", a write of task "task") and cp0002 (value a@2),
+// so that records can be swapped between them.
 inline void PutTwinThreads(Checkpointer& store) {
   for (const std::string thread : {"t", "u"}) {
     DoPut(store, {.thread = thread,
                   .id = CpId(1),
                   .values = {{"a", Val(thread + "-1")}},
                   .versions = {{"a", int64_t{1}}},
-                  .metadata = Meta({{"owner", Value(thread)}})});
+                  .metadata = Meta({{"owner", Value(thread)},
+                                    {"run_id", Value("run-" + thread)}})});
     DoWrites(store, thread, CpId(1), {W("a", thread + "-w")}, "task");
     DoPut(store, {.thread = thread,
                   .id = CpId(2),
