@@ -127,6 +127,30 @@ class PostgresStores final : public rockpoint::testing::ContractStores {
     rockpoint::testing::RawDb(UrlOf(name))
         .Run(ColumnOf(record.kind).plain, PlaceOf(record));
   }
+  // A value row.
+  std::optional<std::vector<std::string>> DeleteRecord(
+      const std::string& name, const RecordRef& record) override {
+    if (record.kind != RecordKind::kValue) return std::nullopt;
+    rockpoint::testing::RawDb(UrlOf(name))
+        .Run(
+            "DELETE FROM checkpoint_blobs WHERE thread_id = $1 AND "
+            "checkpoint_ns = '' AND channel = 'a' AND version = $2",
+            PlaceOf(record));
+    return std::vector<std::string>{"checkpoint_blobs row (thread_id=\"" +
+                                    record.thread +
+                                    "\", checkpoint_ns=\"\", channel=\"a\""};
+  }
+  // A checkpoint column that is JSON but no checkpoint.
+  std::optional<std::vector<std::string>> BreakRecord(
+      const std::string& name, const RecordRef& record) override {
+    if (record.kind != RecordKind::kCheckpoint) return std::nullopt;
+    rockpoint::testing::RawDb(UrlOf(name))
+        .Run(
+            "UPDATE checkpoints SET checkpoint = '\"x\"'::jsonb WHERE "
+            "thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = $2",
+            PlaceOf(record));
+    return std::vector<std::string>{record.checkpoint, "checkpoint"};
+  }
   std::vector<std::string> NamesOf(const RecordRef& record) const override {
     switch (record.kind) {
       case RecordKind::kCheckpoint:
