@@ -123,6 +123,9 @@ class ContractStores {
   // record fails the page before it (PostgreSQL) instead of after the
   // tuples before it.
   virtual bool lists_by_page() const { return false; }
+  // Whether a damaged record fails the open of the store (JSONL replays
+  // every record at open) instead of the reads that need it.
+  virtual bool damage_fails_open() const { return false; }
 };
 
 // Sets `options` (a backend's options: read_only, encryption) as `spec`

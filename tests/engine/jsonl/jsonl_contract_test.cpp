@@ -13,17 +13,50 @@
 // (ContractStores), as journals in its directory; it has no raw access
 // (the journal's own tests edit lines: jsonl_encryption_test.cpp).
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/contract_suite.h"
 #include "engine/jsonl/jsonl_checkpointer.h"
+#include "engine/jsonl/line_checksum.h"
+#include "formats/json_text.h"
 #include "rockpoint/encryption.h"
 
 namespace {
 
-// Journals in a directory.
+using Json = nlohmann::ordered_json;
+using rockpoint::testing::RecordKind;
+using rockpoint::testing::RecordRef;
+
+// Whether the journal line `json` holds `record`.
+bool Holds(const Json& json, const RecordRef& record) {
+  if (json.value("thread", "") != record.thread ||
+      json.value("ns", "x") != "") {
+    return false;
+  }
+  switch (record.kind) {
+    case RecordKind::kCheckpoint:
+      return json["kind"] == "checkpoint" && json["id"] == record.checkpoint;
+    case RecordKind::kValue:
+      return json["kind"] == "value" && json["channel"] == "a" &&
+             json["version"].dump() == std::to_string(record.version);
+    case RecordKind::kWrite:
+      break;
+  }
+  return json["kind"] == "write" && json["checkpoint"] == record.checkpoint &&
+         json["task_id"] == "task" && json["idx"] == 0;
+}
+
+// Journals in a directory. Raw access edits a record's line (its checksum
+// made anew, so that replay reaches the sealed bytes); a damaged record
+// fails the open, which replays every line.
 class JsonlStores final : public rockpoint::testing::ContractStores {
  public:
   explicit JsonlStores(const rockpoint::testing::TempDir& dir) : dir_(dir) {}
@@ -56,6 +89,47 @@ class JsonlStores final : public rockpoint::testing::ContractStores {
   rockpoint::Status Compact(rockpoint::Checkpointer& store) override {
     return dynamic_cast<rockpoint::JsonlCheckpointer&>(store).Compact();
   }
+  bool raw() const override { return true; }
+  bool damage_fails_open() const override { return true; }
+  std::string Sealed(const std::string& name,
+                     const RecordRef& record) override {
+    const Json line = Json::parse(LineOf(name, record).second);
+    return rockpoint::testing::Unwrap(
+        rockpoint::formats::Base64Decode(line["sealed"].get<std::string>()));
+  }
+  void SetSealed(const std::string& name, const RecordRef& record,
+                 const std::string& bytes) override {
+    const size_t number = LineOf(name, record).first;
+    // The line as first seen, so that a plaintext line injected since
+    // becomes a sealed one again.
+    Json line = Json::parse(originals_.at({name, Key(record)}));
+    line["sealed"] = rockpoint::formats::Base64Encode(bytes);
+    Replace(name, number, line.dump());
+  }
+  // The plaintext journal's line of the same record.
+  void InjectPlaintext(const std::string& name, const std::string& plain,
+                       const RecordRef& record) override {
+    Replace(name, LineOf(name, record).first, LineOf(plain, record).second);
+  }
+  // The record's key and its line, as of the last raw access to it.
+  std::vector<std::string> NamesOf(const RecordRef& record) const override {
+    std::string key;
+    switch (record.kind) {
+      case RecordKind::kCheckpoint:
+        key = "(\"cp\", \"" + record.thread + "\", \"\", \"" +
+              record.checkpoint + "\")";
+        break;
+      case RecordKind::kValue:
+        key = "value at (\"bl\", \"" + record.thread + "\"";
+        break;
+      case RecordKind::kWrite:
+        key = "write at (\"wr\", \"" + record.thread + "\"";
+        break;
+    }
+    const auto at = lines_.find(Key(record));
+    REQUIRE(at != lines_.end());
+    return {key, "line " + std::to_string(at->second)};
+  }
   // The read-write open cut the torn tail: the file is what it counts.
   bool CheckRecovered(const std::string& name,
                       rockpoint::Checkpointer& store) override {
@@ -69,8 +143,49 @@ class JsonlStores final : public rockpoint::testing::ContractStores {
   std::string PathOf(const std::string& name) const {
     return dir_.Sub("stores-" + name + ".jsonl");
   }
+  // The 1-based number of `record`'s line in journal `name`, and the line
+  // without its checksum.
+  std::pair<size_t, std::string> LineOf(const std::string& name,
+                                        const RecordRef& record) {
+    std::istringstream journal(rockpoint::testing::FileBytes(PathOf(name)));
+    std::string line;
+    for (size_t number = 1; std::getline(journal, line); ++number) {
+      if (number == 1) continue;  // the header.
+      std::string text =
+          rockpoint::testing::Unwrap(rockpoint::jsonl::OpenCheckedLine(line));
+      const Json json = Json::parse(text, nullptr, false);
+      if (json.is_object() && Holds(json, record)) {
+        lines_[Key(record)] = number;
+        originals_.try_emplace({name, Key(record)}, text);
+        return {number, std::move(text)};
+      }
+    }
+    FAIL("no line of the record in " << name);
+    return {};
+  }
+  // Journal `name` with line `number` replaced by `text` and its checksum.
+  void Replace(const std::string& name, size_t number,
+               const std::string& text) {
+    std::istringstream journal(rockpoint::testing::FileBytes(PathOf(name)));
+    std::string out;
+    std::string line;
+    for (size_t at = 1; std::getline(journal, line); ++at) {
+      out += at == number ? rockpoint::jsonl::WithLineChecksums(text + "\n")
+                          : line + "\n";
+    }
+    std::ofstream(PathOf(name), std::ios::binary | std::ios::trunc) << out;
+  }
+
+  using RecordKey = std::pair<int, std::string>;  // kind, thread.
+  static RecordKey Key(const RecordRef& record) {
+    return {static_cast<int>(record.kind), record.thread};
+  }
 
   const rockpoint::testing::TempDir& dir_;
+  // The line number of each record at its last raw access.
+  std::map<RecordKey, size_t> lines_;
+  // The text of each record's line of each journal, as first seen.
+  std::map<std::pair<std::string, RecordKey>, std::string> originals_;
 };
 
 // A journal in a fresh directory; `compact` selects the second variant
