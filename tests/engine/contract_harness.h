@@ -108,6 +108,9 @@ class ContractStores {
   virtual std::optional<KillPlan> KillPlanFor(const std::string& name) {
     return std::nullopt;
   }
+  // Closes whatever the harness holds open of store `name`, before another
+  // process opens it.
+  virtual void Release(const std::string& name) {}
   // Compacts `store` (opened by Open) where the backend can, so that later
   // kill rounds recover on compacted files; OK where there is nothing to do.
   virtual Status Compact(Checkpointer& store) { return Status::OK(); }

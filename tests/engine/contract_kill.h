@@ -39,6 +39,7 @@ RP_CONTRACT_CASE(
     CAPTURE(round);
     const bool early =
         round % plan->early_kill_every == plan->early_kill_every - 1;
+    stores->Release("s");
     RecordAcks(RunKilledWriter(plan->binary, plan->args, early, &rng), &state,
                &tally);
     std::unique_ptr<Checkpointer> store = Unwrap(stores->Open("s", {}));

@@ -87,7 +87,7 @@ class JsonlStores final : public rockpoint::testing::ContractStores {
         .compact_every = 3};
   }
   rockpoint::Status Compact(rockpoint::Checkpointer& store) override {
-    return dynamic_cast<rockpoint::JsonlCheckpointer&>(store).Compact();
+    return store.maintenance()->Compact();
   }
   bool raw() const override { return true; }
   bool damage_fails_open() const override { return true; }

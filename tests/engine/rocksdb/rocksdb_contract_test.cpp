@@ -16,6 +16,9 @@
 #include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
 #include "keys/tuple.h"
+#include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "rockpoint/forwarding_checkpointer.h"
+#include "rockpoint/maintenance.h"
 
 namespace {
 
@@ -59,28 +62,40 @@ std::pair<std::string, std::string> RawKeyOf(const RecordRef& record) {
                               std::string("task"), int64_t{0}}))};
 }
 
-// Store directories beside the harness's own. Raw access opens the store
-// with the key it was made with (a raw put goes through an open store).
+// Store directories beside the harness's own. Raw access goes through an
+// open store (RocksDB's lock admits one), opened with the key the store was
+// made with. Opening a store takes long enough to count here, so each store
+// stays open between read-write opens with one key, and Open hands out a
+// view of it (raw puts are seen at once); any other open closes it first.
 class RocksDbStores final : public rockpoint::testing::ContractStores {
  public:
   explicit RocksDbStores(const rockpoint::testing::TempDir& dir) : dir_(dir) {}
   rockpoint::Result<std::unique_ptr<rockpoint::Checkpointer>> Open(
       const std::string& name,
       const rockpoint::testing::OpenSpec& spec) override {
+    const auto held = held_.find(name);
+    if (Holdable(spec) && held != held_.end() && held->second.key == spec.key) {
+      return ViewOf(*held->second.store);
+    }
+    Release(name);
     auto opened = OpenRaw(name, spec);
     if (!opened.ok()) return opened.status();
     keys_.try_emplace(name, spec.key);
-    return std::unique_ptr<rockpoint::Checkpointer>(std::move(opened).value());
+    if (!Holdable(spec)) {
+      return std::unique_ptr<rockpoint::Checkpointer>(
+          std::move(opened).value());
+    }
+    return ViewOf(*(held_[name] = {spec.key, std::move(opened).value()}).store);
   }
+  void Release(const std::string& name) override { held_.erase(name); }
   // Nothing compared: a refused open may still write RocksDB's log.
   std::string Fingerprint(const std::string&) override { return ""; }
   bool raw() const override { return true; }
   std::string Sealed(const std::string& name,
                      const RecordRef& record) override {
     const auto [family, key] = RawKeyOf(record);
-    auto store = rockpoint::testing::Unwrap(OpenRaw(name, {keys_.at(name)}));
     std::optional<std::string> value;
-    RP_REQUIRE_OK(rockpoint::ScanRaw(*store, family, key,
+    RP_REQUIRE_OK(rockpoint::ScanRaw(Held(name), family, key,
                                      [&](const rockpoint::RawEntry& entry) {
                                        if (entry.key == key)
                                          value = entry.value;
@@ -92,8 +107,7 @@ class RocksDbStores final : public rockpoint::testing::ContractStores {
   void SetSealed(const std::string& name, const RecordRef& record,
                  const std::string& bytes) override {
     const auto [family, key] = RawKeyOf(record);
-    auto store = rockpoint::testing::Unwrap(OpenRaw(name, {keys_.at(name)}));
-    RP_REQUIRE_OK(rockpoint::PutRawForTesting(*store, family, key, bytes));
+    RP_REQUIRE_OK(rockpoint::PutRawForTesting(Held(name), family, key, bytes));
   }
   // The plaintext store's record as it is on disk.
   void InjectPlaintext(const std::string& name, const std::string& plain,
@@ -119,7 +133,7 @@ class RocksDbStores final : public rockpoint::testing::ContractStores {
         .compact_every = 4};
   }
   rockpoint::Status Compact(rockpoint::Checkpointer& store) override {
-    return dynamic_cast<rockpoint::RocksDbCheckpointer&>(store).Compact();
+    return store.maintenance()->Compact();
   }
   std::vector<std::string> NamesOf(const RecordRef& record) const override {
     return {keys::Describe(RawKeyOf(record).second)};
@@ -140,10 +154,36 @@ class RocksDbStores final : public rockpoint::testing::ContractStores {
   std::string PathOf(const std::string& name) const {
     return dir_.Sub("stores-" + name);
   }
+  // A key from the environment may change between opens.
+  static bool Holdable(const rockpoint::testing::OpenSpec& spec) {
+    return !spec.read_only && !(spec.key && spec.key->empty());
+  }
+  static std::unique_ptr<rockpoint::Checkpointer> ViewOf(
+      rockpoint::RocksDbCheckpointer& store) {
+    return std::make_unique<rockpoint::ForwardingCheckpointer>(&store);
+  }
+  // Store `name`, held open, with the key it was made with.
+  rockpoint::RocksDbCheckpointer& Held(const std::string& name) {
+    auto held = held_.find(name);
+    if (held == held_.end()) {
+      const std::optional<std::string>& key = keys_.at(name);
+      held = held_
+                 .emplace(name, Holding{key, rockpoint::testing::Unwrap(
+                                                 OpenRaw(name, {key}))})
+                 .first;
+    }
+    return *held->second.store;
+  }
 
   const rockpoint::testing::TempDir& dir_;
   // The key each store was made with.
   std::map<std::string, std::optional<std::string>> keys_;
+  // The stores held open, each with the key it was opened with.
+  struct Holding {
+    std::optional<std::string> key;
+    std::unique_ptr<rockpoint::RocksDbCheckpointer> store;
+  };
+  std::map<std::string, Holding> held_;
 };
 
 // The store stays open for the whole case.
