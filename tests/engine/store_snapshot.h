@@ -13,6 +13,12 @@
 
 namespace rockpoint::testing {
 
+// Strings put in a value, metadata and a write: found in a store's bytes
+// only if something was not sealed.
+inline constexpr const char* kValueMarker = "VALUE-MARKER-3f9a";
+inline constexpr const char* kMetaMarker = "META-MARKER-77c1";
+inline constexpr const char* kWriteMarker = "WRITE-MARKER-b20e";
+
 // Thread "d" (delta channels, runs, writes, two namespaces) and thread "h"
 // (pruned: hidden checkpoints); the caller adds thread "m" of its own
 // between them.

@@ -33,9 +33,6 @@ namespace {
 
 using namespace ::rockpoint::testing;
 
-constexpr const char* kValueMarker = "VALUE-MARKER-3f9a";
-constexpr const char* kMetaMarker = "META-MARKER-77c1";
-constexpr const char* kWriteMarker = "WRITE-MARKER-b20e";
 constexpr const char* kSendMarker = "SEND-MARKER-41d0";
 constexpr const char* kTsMarker = "TS-MARKER-9e2b";
 

@@ -33,10 +33,6 @@ namespace {
 
 using namespace ::rockpoint::testing;
 
-constexpr const char* kValueMarker = "VALUE-MARKER-3f9a";
-constexpr const char* kMetaMarker = "META-MARKER-77c1";
-constexpr const char* kWriteMarker = "WRITE-MARKER-b20e";
-
 SqliteOptions OptionsFor(const std::string& path,
                          const std::optional<std::string>& key,
                          bool read_only = false) {
