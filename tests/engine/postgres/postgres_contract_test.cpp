@@ -195,7 +195,7 @@ class PostgresHarness {
  public:
   static constexpr const char* kName = "postgres";
   // LangGraph's schema: TEXT keys, writes keyed by (task_id, idx)
-  // (rockpoint/postgres_checkpointer.h).
+  // (engine/postgres/postgres_checkpointer.h).
   static constexpr bool kTextIds = true;
   static constexpr bool kWritesKeyedByTask = true;
 

@@ -16,7 +16,6 @@
 #include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "engine/rocksdb/rocksdb_maintenance.h"
 #include "keys/tuple.h"
-#include "engine/rocksdb/rocksdb_checkpointer.h"
 #include "rockpoint/forwarding_checkpointer.h"
 #include "rockpoint/maintenance.h"
 
