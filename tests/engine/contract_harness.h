@@ -49,8 +49,10 @@ struct RecordRef {
 // store is compacted after every `compact_every`-th.
 struct KillPlan {
   std::string binary;
-  std::vector<std::string> args;  // the store's path and the chain prefix.
+  std::vector<std::string> args;  // the store's URL, the chain prefix, flags.
   std::string prefix;
+  // The chains' ids are UTF-8 text (CrashChains; the writer's --text-ids).
+  bool text_ids = false;
   int rounds = 0;
   int early_kill_every = 0;
   int compact_every = 0;

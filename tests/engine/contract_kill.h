@@ -32,7 +32,7 @@ RP_CONTRACT_CASE(
   const uint64_t seed = Seed();
   INFO("seed " << seed << " (set ROCKPOINT_CRASH_SEED to replay)");
   std::mt19937_64 rng(seed);
-  const std::vector<Chain> chains = CrashChains(plan->prefix);
+  const std::vector<Chain> chains = CrashChains(plan->prefix, plan->text_ids);
   std::vector<ChainState> state(chains.size());
   Tally tally;
   for (int round = 0; round < plan->rounds; ++round) {

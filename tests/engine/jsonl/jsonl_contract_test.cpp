@@ -73,14 +73,14 @@ class JsonlStores final : public rockpoint::testing::ContractStores {
   std::string Fingerprint(const std::string& name) override {
     return rockpoint::testing::FileBytes(PathOf(name));
   }
-  // jsonl_crash_writer_main, in fewer rounds than RocksDB's (one file, one
-  // recovery path: replay, cut the tail).
+  // store_writer_main, compacting every 4th put of chain 0, in fewer rounds
+  // than RocksDB's (one file, one recovery path: replay, cut the tail).
   std::optional<rockpoint::testing::KillPlan> KillPlanFor(
       const std::string& name) override {
     return rockpoint::testing::KillPlan{
-        .binary =
-            std::string(ROCKPOINT_TEST_BINARY_DIR) + "/jsonl_crash_writer_main",
-        .args = {PathOf(name), "jsonl-crash"},
+        .binary = std::string(ROCKPOINT_TEST_BINARY_DIR) + "/store_writer_main",
+        .args = {"jsonl:" + PathOf(name), "jsonl-crash", "--compact-every",
+                 "4"},
         .prefix = "jsonl-crash",
         .rounds = 12,
         .early_kill_every = 4,

@@ -1,4 +1,4 @@
-// A journal a live process holds (jsonl_crash_writer_main) is Busy for
+// A journal a live process holds (store_writer_main) is Busy for
 // this one; readers take no lock. (Durability under SIGKILL: the contract's
 // kill case, contract_kill.h, runs that writer.)
 #include <doctest/doctest.h>
@@ -25,7 +25,7 @@ namespace rockpoint::testing {
 namespace {
 
 const std::string kWriterBinary =
-    std::string(ROCKPOINT_TEST_BINARY_DIR) + "/jsonl_crash_writer_main";
+    std::string(ROCKPOINT_TEST_BINARY_DIR) + "/store_writer_main";
 
 JsonlOptions JournalOptions(const std::string& path) {
   JsonlOptions options;
@@ -39,8 +39,9 @@ TEST_CASE("jsonl: a journal another process has open is Busy") {
   REQUIRE(dir.ok());
   const std::string path = dir.Sub("store.jsonl");
   std::string error;
-  auto child = ChildProcess::Spawn(kWriterBinary, {path, "jsonl-busy"},
-                                   /*pipe_stdin=*/false, &error);
+  auto child =
+      ChildProcess::Spawn(kWriterBinary, {"jsonl:" + path, "jsonl-busy"},
+                          /*pipe_stdin=*/false, &error);
   REQUIRE_MESSAGE(child.has_value(), error);
   auto ready = child->ReadLine(kCrashHangGuard);
   if (!ready.has_value()) {  // see RunKilledWriter: no lazy Wait().

@@ -101,6 +101,20 @@ class PostgresStores final : public rockpoint::testing::ContractStores {
     return rockpoint::testing::OpenWithSpec<rockpoint::PostgresCheckpointer>(
         options, spec);
   }
+  // store_writer_main on the database, with text ids (TEXT columns): the
+  // server rolls back the transaction the kill interrupts; every commit it
+  // acknowledged stays.
+  std::optional<rockpoint::testing::KillPlan> KillPlanFor(
+      const std::string& name) override {
+    return rockpoint::testing::KillPlan{
+        .binary = std::string(ROCKPOINT_TEST_BINARY_DIR) + "/store_writer_main",
+        .args = {UrlOf(name), "postgres-crash", "--text-ids"},
+        .prefix = "postgres-crash",
+        .text_ids = true,
+        .rounds = 6,
+        .early_kill_every = 3,
+        .compact_every = 6};
+  }
   // Every row, the stored encryption and rockpoint's schema version.
   std::string Fingerprint(const std::string& name) override {
     const std::string& url = UrlOf(name);

@@ -1,4 +1,4 @@
-// What the kill case (contract_kill.h) and its child crash_writer_main
+// What the kill case (contract_kill.h) and its child store_writer_main
 // agree on: the store options and the chains the child writes (see
 // chain_workload.h), and the child's stdout lines.
 //
@@ -27,13 +27,17 @@ inline RocksDbOptions CrashStoreOptions(const std::string& path) {
 }
 
 // Four chains: two namespaces of one thread, a thread id with NUL and 0xFF
-// bytes, and a plain one.
-inline std::vector<Chain> CrashChains(std::string_view prefix) {
+// bytes (with `text_ids`, for a backend whose ids are UTF-8 text, one with
+// multi-byte characters instead), and a plain one.
+inline std::vector<Chain> CrashChains(std::string_view prefix,
+                                      bool text_ids = false) {
   std::string p(prefix);
   return {
       {0, p + "-a", ""},
       {1, p + "-a", "sub:1"},
-      {2, p + std::string("-\0\xff", 3), ""},
+      {2,
+       text_ids ? p + "-\xc3\xa9\xe2\x82\xac" : p + std::string("-\0\xff", 3),
+       ""},
       {3, p + "-c", ""},
   };
 }

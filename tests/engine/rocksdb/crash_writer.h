@@ -1,8 +1,7 @@
 // The child's side of the SIGKILL crash tests (crash_protocol.h): writes
 // chain_workload chains into an open store until it is killed, and reports
-// every acknowledged call on stdout. crash_writer_main (RocksDB) and
-// tests/engine/jsonl/jsonl_crash_writer_main (JSONL) open their store and
-// hand it here.
+// every acknowledged call on stdout. store_writer_main (tests/engine/open/)
+// opens the store and hands it here.
 //
 // It finds the latest checkpoint of each chain (get_tuple) and continues
 // after it, one std::thread per chain. One line per event, each written
@@ -77,10 +76,12 @@ inline void WriteCrashChain(Checkpointer* store, const Chain& chain,
   }
 }
 
-// Continues every chain of CrashChains(prefix) in `store` (see above).
+// Continues every chain of CrashChains(prefix, text_ids) in `store` (see
+// above).
 inline int RunCrashWriter(Checkpointer* store, const std::string& prefix,
-                          const AfterWrites& after_writes = {}) {
-  std::vector<Chain> chains = CrashChains(prefix);
+                          const AfterWrites& after_writes = {},
+                          bool text_ids = false) {
+  std::vector<Chain> chains = CrashChains(prefix, text_ids);
   std::vector<int64_t> first;
   for (const Chain& chain : chains) {
     auto latest = store->GetTuple(ChainConfig(chain, 0));

@@ -113,19 +113,31 @@ class RocksDbStores final : public rockpoint::testing::ContractStores {
                        const RecordRef& record) override {
     SetSealed(name, record, Sealed(plain, record));
   }
+  // A value record deleted through the store's database, as a lost blob
+  // would leave it.
+  std::optional<std::vector<std::string>> DeleteRecord(
+      const std::string& name, const RecordRef& record) override {
+    if (record.kind != RecordKind::kValue) return std::nullopt;
+    rockpoint::RocksDbCheckpointer& store = Held(name);
+    REQUIRE(store.db
+                ->Delete(rocksdb::WriteOptions(), store.blobs,
+                         RawKeyOf(record).second)
+                .ok());
+    return NamesOf(record);
+  }
   // A record that does not decode, as RocksDB holds it.
   std::optional<std::vector<std::string>> BreakRecord(
       const std::string& name, const RecordRef& record) override {
     SetSealed(name, record, "\x07not a record");
     return std::vector<std::string>{NamesOf(record)};
   }
-  // crash_writer_main (crash_protocol.h); RocksDB recovers its WAL, and
+  // store_writer_main (crash_protocol.h); RocksDB recovers its WAL, and
   // after compactions its SST and blob files.
   std::optional<rockpoint::testing::KillPlan> KillPlanFor(
       const std::string& name) override {
     return rockpoint::testing::KillPlan{
-        .binary = std::string(ROCKPOINT_TEST_BINARY_DIR) + "/crash_writer_main",
-        .args = {PathOf(name), "crash-test"},
+        .binary = std::string(ROCKPOINT_TEST_BINARY_DIR) + "/store_writer_main",
+        .args = {"rocksdb:" + PathOf(name), "crash-test"},
         .prefix = "crash-test",
         .rounds = 24,
         .early_kill_every = 6,

@@ -182,28 +182,17 @@ TEST_CASE(
   for (const auto& tuple : restored.tuples) CHECK(tuple.ok());
 }
 
-// Issue #19, defect 2: a checkpoint whose value record was lost read back
-// without that channel, and verify called the store sound.
+// Issue #19, defect 2: verify called a store sound whose value record was
+// lost. (What every read answers: the contract's damage case.)
 TEST_CASE(
-    "rocksdb layout: regression: a missing value record is Corruption naming "
-    "its key") {
+    "rocksdb layout: regression: verify flags a missing value record by its "
+    "key") {
   TempDir dir;
   auto store = OpenAt(dir.Sub("store"));
-  RocksDbCheckpointer* impl = store.get();
   PutLostValueThreads(*store);
   const std::string key =
       keys::Encode(T({S("bl"), S("t"), S(""), S("a"), int64_t{1}}));
-  REQUIRE(impl->db->Delete(rocksdb::WriteOptions(), impl->blobs, key).ok());
-  const std::string named = keys::Describe(key);
-  CheckCorruptionNames(store->GetTuple(Cfg("t", CpId(1))).status(), named);
-  CheckCorruptionNames(store->GetTuple(Cfg("t", CpId(2))).status(),
-                       named);  // inherited
-  CheckCorruptionNames(
-      Unwrap(store->List(ListOf(Cfg("t", CpId(1)))))->Next().status(), named);
-  CheckCorruptionNames(
-      store->GetDeltaChannelHistory(Cfg("t", CpId(3)), {"a"}).status(), named);
-  CHECK(ValuesOf(MustGet(*store, Cfg("t", CpId(3))).checkpoint).empty());
-  CHECK(ValuesOf(MustGet(*store, Cfg("u")).checkpoint).empty());
+  REQUIRE(store->db->Delete(rocksdb::WriteOptions(), store->blobs, key).ok());
 
   VerifyReport report = Unwrap(VerifyStore(*store, nullptr));
   CHECK_FALSE(report.sound());

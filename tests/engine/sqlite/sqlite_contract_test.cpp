@@ -73,6 +73,18 @@ class SqliteStores final : public rockpoint::testing::ContractStores {
     return rockpoint::testing::OpenWithSpec<rockpoint::SqliteCheckpointer>(
         options, spec);
   }
+  // store_writer_main on the database file: SQLite recovers its WAL; every
+  // commit a synced call acknowledged is in it (synchronous=FULL).
+  std::optional<rockpoint::testing::KillPlan> KillPlanFor(
+      const std::string& name) override {
+    return rockpoint::testing::KillPlan{
+        .binary = std::string(ROCKPOINT_TEST_BINARY_DIR) + "/store_writer_main",
+        .args = {"sqlite:" + PathOf(name), "sqlite-crash"},
+        .prefix = "sqlite-crash",
+        .rounds = 8,
+        .early_kill_every = 4,
+        .compact_every = 8};
+  }
   // The database file's bytes and its rows.
   std::string Fingerprint(const std::string& name) override {
     return rockpoint::testing::FileBytes(PathOf(name)) + "\n" +
