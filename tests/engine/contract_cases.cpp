@@ -30,9 +30,10 @@ void ContractStores::SetSealed(const std::string&, const RecordRef&,
                                const std::string&) {
   FAIL("this backend's ContractStores has no raw access");
 }
-void ContractStores::InjectPlaintext(const std::string&, const std::string&,
-                                     const RecordRef&) {
-  FAIL("this backend's ContractStores has no raw access");
+void ContractStores::InjectPlaintext(const std::string& name,
+                                     const std::string& plain,
+                                     const RecordRef& record) {
+  SetSealed(name, record, Sealed(plain, record));
 }
 std::vector<std::string> ContractStores::NamesOf(const RecordRef&) const {
   FAIL("this backend's ContractStores has no raw access");

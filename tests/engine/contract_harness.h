@@ -88,7 +88,9 @@ class ContractStores {
                          const std::string& bytes);
   // Replaces `record` of the encrypted store `name` by the record at the
   // same place of the plaintext store `plain`, as a plaintext store holds
-  // it.
+  // it. Default: the plaintext record's stored bytes (Sealed of `plain`)
+  // written where the sealed one was (SetSealed), for a backend whose
+  // plaintext and sealed records sit in the same place.
   virtual void InjectPlaintext(const std::string& name,
                                const std::string& plain,
                                const RecordRef& record);

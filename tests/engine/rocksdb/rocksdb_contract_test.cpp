@@ -108,11 +108,6 @@ class RocksDbStores final : public rockpoint::testing::ContractStores {
     const auto [family, key] = RawKeyOf(record);
     RP_REQUIRE_OK(rockpoint::PutRawForTesting(Held(name), family, key, bytes));
   }
-  // The plaintext store's record as it is on disk.
-  void InjectPlaintext(const std::string& name, const std::string& plain,
-                       const RecordRef& record) override {
-    SetSealed(name, record, Sealed(plain, record));
-  }
   // A value record deleted through the store's database, as a lost blob
   // would leave it.
   std::optional<std::vector<std::string>> DeleteRecord(

@@ -110,10 +110,6 @@ class SqliteStores final : public rockpoint::testing::ContractStores {
         .Run(ColumnOf(record.kind).update,
              {record.thread, PlaceOf(record), bytes});
   }
-  void InjectPlaintext(const std::string& name, const std::string& plain,
-                       const RecordRef& record) override {
-    SetSealed(name, record, Sealed(plain, record));
-  }
   // A value row.
   std::optional<std::vector<std::string>> DeleteRecord(
       const std::string& name, const RecordRef& record) override {
