@@ -1,0 +1,242 @@
+// Store: long-term memory for agent graphs, LangGraph's BaseStore contract
+// (docs/STORE.md) on rockpoint's engines.
+//
+// A store holds items: (namespace, key) -> a map Value, with the times it
+// was created and last updated, an optional expiry, and optional vectors
+// (one per indexed field) for similarity search. A namespace is a non-empty
+// tuple of non-empty labels, none containing '.', the first not
+// "langgraph". Operations are LangGraph's: Get, Put (a null value deletes),
+// Search (namespace prefix, filter, optional query vector, limit, offset)
+// and ListNamespaces (prefix/suffix conditions with "*" wildcards,
+// max_depth, limit, offset), alone or in one Batch.
+//
+// Embeddings are computed by the caller: a Put carries the vectors of its
+// indexed fields, a Search its query vector. The store keeps them and
+// answers top-k by cosine similarity.
+//
+// Expiry: an item whose expiry has passed is never returned, whether or not
+// a sweep has removed it yet; SweepExpired (or the sweeper, when
+// StoreTtlOptions::sweep_interval_minutes is set) deletes such items.
+//
+// Errors are values: bad input is InvalidArgument and changes nothing; a
+// closed store is Aborted "store is closed"; a read-only store refuses
+// every write with InvalidArgument.
+//
+// Thread-safety: any number of threads may call one Store at once. Writes
+// (a Batch's puts, refreshes, sweeps) are serialized; each is atomic and,
+// with sync_writes, durable when the call returns. Reads see a consistent
+// snapshot.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "rockpoint/status.h"
+#include "rockpoint/value.h"
+
+namespace rockpoint {
+
+namespace store_internal {
+class StoreBackend;
+}  // namespace store_internal
+
+// A namespace: labels from the outermost in.
+using Namespace = std::vector<std::string>;
+
+// Microseconds since the Unix epoch, UTC.
+using StoreClock = std::function<int64_t()>;
+
+struct StoreItem {
+  Namespace ns;
+  std::string key;
+  serde::Value value;  // always a map.
+  int64_t created_at_us = 0;
+  int64_t updated_at_us = 0;
+  // When the item expires; nullopt: never.
+  std::optional<int64_t> expires_at_us;
+  // Search with a query only: the best cosine similarity of the item's
+  // vectors to the query; nullopt for an item without vectors.
+  std::optional<double> score;
+};
+
+// How long a put item lives.
+struct ItemTtl {
+  enum class Kind { kStoreDefault, kNever, kMinutes };
+  Kind kind = Kind::kStoreDefault;
+  double minutes = 0;  // kMinutes only; > 0.
+
+  static ItemTtl StoreDefault() { return {}; }
+  static ItemTtl Never() { return {Kind::kNever, 0}; }
+  static ItemTtl Minutes(double m) { return {Kind::kMinutes, m}; }
+};
+
+// One indexed field's embedding. `field` names where the text came from
+// (LangGraph's path, e.g. "content" or "tags.1"); a put keeps at most one
+// vector per field.
+struct FieldVector {
+  std::string field;
+  std::vector<float> vector;  // StoreIndexOptions::dims floats.
+};
+
+struct GetOp {
+  Namespace ns;
+  std::string key;
+  // Restart the item's TTL (when it has one and refresh_on_read is set).
+  bool refresh_ttl = true;
+};
+
+struct PutOp {
+  Namespace ns;
+  std::string key;
+  // A map stores (replacing any item at the key, keeping its created_at);
+  // nullopt deletes the item and its vectors.
+  std::optional<serde::Value> value;
+  // The item's vectors; replaces all it had. Empty: the item has none.
+  std::vector<FieldVector> vectors;
+  ItemTtl ttl;
+};
+
+struct SearchOp {
+  // Items whose namespace starts with these labels (empty: every item).
+  Namespace ns_prefix;
+  // Conditions on the value's top-level fields, all of which must hold
+  // (docs/STORE.md): a scalar or array is equality; a map of operators
+  // ($eq $ne $gt $gte $lt $lte) compares; any other map matches nested
+  // fields the same way. A missing field never matches (except $ne).
+  serde::Value::Map filter;
+  // Rank by cosine similarity to this vector (dims floats), best first,
+  // items without vectors after; nullopt: newest updated first.
+  std::optional<std::vector<float>> query;
+  size_t limit = 10;
+  size_t offset = 0;
+  bool refresh_ttl = true;
+};
+
+enum class NamespaceMatch { kPrefix, kSuffix };
+
+// Namespaces whose first (kPrefix) or last (kSuffix) labels are `path`;
+// a "*" label matches any one label.
+struct NamespaceCondition {
+  NamespaceMatch match = NamespaceMatch::kPrefix;
+  Namespace path;
+};
+
+struct ListNamespacesOp {
+  std::vector<NamespaceCondition> conditions;  // all must hold.
+  // Cut each namespace to its first max_depth labels (then deduplicated).
+  std::optional<size_t> max_depth;
+  size_t limit = 100;
+  size_t offset = 0;
+};
+
+using StoreOp = std::variant<GetOp, PutOp, SearchOp, ListNamespacesOp>;
+
+// One result per op, in order: GetOp -> optional item, PutOp -> monostate,
+// SearchOp -> items, ListNamespacesOp -> namespaces (sorted).
+using StoreOpResult =
+    std::variant<std::monostate, std::optional<StoreItem>,
+                 std::vector<StoreItem>, std::vector<Namespace>>;
+
+struct StoreTtlOptions {
+  // The TTL of a put that asks for the store's default; nullopt: such items
+  // never expire. Default: nullopt.
+  std::optional<double> default_ttl_minutes;
+  // Reads (Get, Search) with refresh_ttl restart the TTL of what they
+  // return. Default: true.
+  bool refresh_on_read = true;
+  // Run SweepExpired in a background thread this often; nullopt: only when
+  // called. Default: nullopt.
+  std::optional<double> sweep_interval_minutes;
+  // Most items one sweep pass deletes in one atomic write. Default: 1000.
+  size_t sweep_batch_size = 1000;
+};
+
+struct StoreIndexOptions {
+  // Floats per vector; fixed when the store first gets an index. Default: 0
+  // (invalid: must be set).
+  size_t dims = 0;
+};
+
+struct StoreLimits {
+  // Largest encoded item value, in bytes. Default: 64 MiB.
+  size_t max_value_bytes = size_t{64} << 20;
+  // Largest key or namespace label, in bytes. Default: 64 KiB.
+  size_t max_id_bytes = size_t{64} << 10;
+  // Most labels in a namespace. Default: 64.
+  size_t max_namespace_depth = 64;
+};
+
+struct StoreOpenOptions {
+  // Create the store if it does not exist. Default: true.
+  bool create_if_missing = true;
+  // Open for reading only; every write is InvalidArgument. Default: false.
+  bool read_only = false;
+  // A write returns once it is durable (RocksDB: WAL fsync). Default: true.
+  bool sync_writes = true;
+  StoreLimits limits;
+  StoreTtlOptions ttl;
+  // Vector search; nullopt: puts carry no vectors and searches no query.
+  // Default: nullopt.
+  std::optional<StoreIndexOptions> index;
+  // The time source, in microseconds since the epoch. Default: the system
+  // clock (empty function).
+  StoreClock clock;
+};
+
+class Store {
+ public:
+  // REQUIRES: called by OpenStore only.
+  Store(std::unique_ptr<store_internal::StoreBackend> backend,
+        StoreOpenOptions options, std::string name);
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+  // Closes the store (stops the sweeper, releases the lock).
+  ~Store();
+
+  // Runs `ops`: every read sees the store as it was before the batch; then
+  // all puts are applied in one atomic write (the last put to a key wins).
+  // Any invalid op fails the whole batch, which changes nothing.
+  Result<std::vector<StoreOpResult>> Batch(const std::vector<StoreOp>& ops);
+
+  Result<std::optional<StoreItem>> Get(const GetOp& op);
+  Status Put(const PutOp& op);
+  Status Delete(const Namespace& ns, std::string_view key);
+  Result<std::vector<StoreItem>> Search(const SearchOp& op);
+  Result<std::vector<Namespace>> ListNamespaces(const ListNamespacesOp& op);
+
+  // Deletes every item whose expiry has passed (in atomic writes of at most
+  // sweep_batch_size items); returns how many.
+  Result<uint64_t> SweepExpired();
+
+  // Stops the sweeper, waits for calls in flight, closes the backend.
+  // Idempotent; later calls return Aborted "store is closed".
+  Status Close();
+
+  // The vector length searches and puts use; nullopt without an index.
+  std::optional<size_t> dims() const;
+  // "rocksdb:PATH" or "memory:".
+  const std::string& name() const { return name_; }
+  const StoreOpenOptions& options() const { return options_; }
+
+ private:
+  class Front;
+  std::unique_ptr<Front> front_;
+  StoreOpenOptions options_;
+  std::string name_;
+};
+
+// Opens (or creates) the store `url` names: "rocksdb:PATH", a bare PATH (a
+// RocksDB directory) or "memory:". Other schemes are NotSupported. Busy when
+// another process holds the directory; InvalidArgument for a directory that
+// is not a rockpoint store, for options.index whose dims differ from the
+// store's, or for invalid options.
+Result<std::unique_ptr<Store>> OpenStore(std::string_view url,
+                                         const StoreOpenOptions& options = {});
+
+}  // namespace rockpoint
