@@ -17,6 +17,7 @@
 #include "engine/record_cipher.h"
 #include "engine/rocksdb/prefix_scan.h"
 #include "engine/rocksdb/rocksdb_checkpointer.h"
+#include "engine/rocksdb/rocksdb_status.h"
 #include "engine/rocksdb/write_counters.h"
 #include "serde/records.h"
 
@@ -51,10 +52,6 @@ constexpr bool KeepsHiddenCounts(int64_t version) {
 // InvalidArgument for a missing or wrong key, or a key given for a plaintext
 // store with data. `format_version` is the store's, as Open found or wrote it.
 Status SetUpEncryption(RocksDbCheckpointer& backend, int64_t format_version);
-
-// The one translation of a RocksDB status. `context` says what was being
-// done (e.g. "put", "open /path"); a lock failure on open becomes Busy.
-Status ToStatus(const rocksdb::Status& status, std::string_view context);
 
 // A RocksDB snapshot released on destruction.
 // REQUIRES: destroyed before the DB.

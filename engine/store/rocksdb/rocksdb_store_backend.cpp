@@ -1,0 +1,200 @@
+// The RocksDB StoreBackend: one column family per StoreFamily (named by
+// StoreFamilyName), readers on a snapshot, writes as one WriteBatch. The
+// directory holds a store only: a checkpoint store's families are refused.
+#include <rocksdb/db.h>
+#include <rocksdb/utilities/options_util.h>
+#include <rocksdb/write_batch.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include "base/durable_file.h"
+#include "engine/rocksdb/rocksdb_status.h"
+#include "engine/store/store_backend.h"
+
+namespace rockpoint::store_internal {
+namespace {
+
+using Handles = std::array<rocksdb::ColumnFamilyHandle*, kStoreFamilyCount>;
+
+class RocksDbStoreReader final : public StoreReader {
+ public:
+  RocksDbStoreReader(rocksdb::DB* db, const Handles& handles)
+      : db_(db), handles_(handles), snapshot_(db->GetSnapshot()) {}
+  ~RocksDbStoreReader() override { db_->ReleaseSnapshot(snapshot_); }
+
+  Result<std::optional<std::string>> Read(StoreFamily family,
+                                          std::string_view key) override {
+    std::string value;
+    rocksdb::Status read =
+        db_->Get(Options(), Handle(family), rocksdb::Slice(key), &value);
+    if (read.IsNotFound()) return std::optional<std::string>();
+    RP_RETURN_IF_ERROR(ToStatus(read, "store read"));
+    return std::optional<std::string>(std::move(value));
+  }
+
+  Status Scan(StoreFamily family, std::string_view begin, std::string_view end,
+              const ScanVisitor& visit) override {
+    rocksdb::ReadOptions options = Options();
+    rocksdb::Slice upper(end);
+    if (!end.empty()) options.iterate_upper_bound = &upper;
+    std::unique_ptr<rocksdb::Iterator> it(
+        db_->NewIterator(options, Handle(family)));
+    for (it->Seek(rocksdb::Slice(begin)); it->Valid(); it->Next()) {
+      if (!visit(std::string_view(it->key().data(), it->key().size()),
+                 std::string_view(it->value().data(), it->value().size()))) {
+        break;
+      }
+    }
+    return ToStatus(it->status(), "store scan");
+  }
+
+ private:
+  rocksdb::ReadOptions Options() const {
+    rocksdb::ReadOptions options;
+    options.snapshot = snapshot_;
+    return options;
+  }
+  rocksdb::ColumnFamilyHandle* Handle(StoreFamily family) const {
+    return handles_[static_cast<int>(family)];
+  }
+
+  rocksdb::DB* db_;
+  const Handles& handles_;
+  const rocksdb::Snapshot* snapshot_;
+};
+
+class RocksDbStoreBackend final : public StoreBackend {
+ public:
+  explicit RocksDbStoreBackend(std::string path) : path_(std::move(path)) {}
+  ~RocksDbStoreBackend() override { (void)Close(); }
+
+  Result<std::unique_ptr<StoreReader>> NewReader() override {
+    return std::unique_ptr<StoreReader>(
+        std::make_unique<RocksDbStoreReader>(db_.get(), handles_));
+  }
+
+  Status Write(const std::vector<StoreMutation>& mutations,
+               bool sync) override {
+    rocksdb::WriteBatch batch;
+    for (const StoreMutation& mutation : mutations) {
+      rocksdb::ColumnFamilyHandle* family =
+          handles_[static_cast<int>(mutation.family)];
+      rocksdb::Status added =
+          mutation.value ? batch.Put(family, mutation.key, *mutation.value)
+                         : batch.Delete(family, mutation.key);
+      RP_RETURN_IF_ERROR(ToStatus(added, "store write"));
+    }
+    rocksdb::WriteOptions options;
+    options.sync = sync;
+    return ToStatus(db_->Write(options, &batch), "store write " + path_);
+  }
+
+  Status Close() override {
+    if (!db_) return Status::OK();
+    Status status;
+    for (rocksdb::ColumnFamilyHandle*& handle : all_handles_) {
+      Status released =
+          ToStatus(db_->DestroyColumnFamilyHandle(handle), "release handle");
+      if (status.ok()) status = std::move(released);
+    }
+    all_handles_.clear();
+    Status closed = ToStatus(db_->Close(), "close " + path_);
+    if (status.ok()) status = std::move(closed);
+    db_.reset();
+    return status;
+  }
+
+  // Opens the database with the default family and every store family.
+  Status Open(const RocksDbStoreSetup& setup) {
+    rocksdb::DBOptions options;
+    options.create_if_missing = setup.create_if_missing;
+    options.create_missing_column_families = true;
+    std::vector<rocksdb::ColumnFamilyDescriptor> families = {
+        {rocksdb::kDefaultColumnFamilyName, {}}};
+    for (int i = 0; i < kStoreFamilyCount; ++i) {
+      families.push_back({StoreFamilyName(static_cast<StoreFamily>(i)), {}});
+    }
+    rocksdb::DB* db = nullptr;
+    rocksdb::Status opened =
+        setup.read_only ? rocksdb::DB::OpenForReadOnly(
+                              options, setup.path, families, &all_handles_, &db)
+                        : rocksdb::DB::Open(options, setup.path, families,
+                                            &all_handles_, &db);
+    if (!opened.ok()) return OpenError(opened, setup);
+    db_.reset(db);
+    for (int i = 0; i < kStoreFamilyCount; ++i)
+      handles_[i] = all_handles_[i + 1];
+    return Status::OK();
+  }
+
+ private:
+  static Status OpenError(const rocksdb::Status& opened,
+                          const RocksDbStoreSetup& setup) {
+    Status status = ToStatus(opened, "open store " + setup.path);
+    if (status.IsBusy()) {
+      return Status::Busy("store is locked (by this or another process): " +
+                          setup.path);
+    }
+    return status;
+  }
+
+  std::string path_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> all_handles_;
+  Handles handles_{};
+};
+
+// InvalidArgument when the RocksDB database at `path` has a column family
+// that is not the default or a store family (e.g. a checkpoint store's).
+Status CheckFamilies(const std::string& path) {
+  std::vector<std::string> names;
+  rocksdb::Status listed =
+      rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names);
+  if (!listed.ok()) return Status::OK();  // not a database yet.
+  for (const std::string& name : names) {
+    if (name == rocksdb::kDefaultColumnFamilyName ||
+        name.rfind("store.", 0) == 0) {
+      continue;
+    }
+    return Status::InvalidArgument(
+        "not a rockpoint item store: " + path + " has column family \"" + name +
+        "\" (a checkpoint store keeps its own directory)");
+  }
+  return Status::OK();
+}
+
+// Creates the directory `path` when missing and makes its entry durable.
+Status CreateDirectory(const std::string& path) {
+  if (::mkdir(path.c_str(), 0755) != 0) {
+    if (errno == EEXIST) return Status::OK();
+    return Status::IOError("create store directory " + path + ": " +
+                           std::strerror(errno));
+  }
+  return SyncParentDirectory(path);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StoreBackend>> OpenRocksDbStoreBackend(
+    const RocksDbStoreSetup& setup) {
+  if (setup.path.empty()) return Status::InvalidArgument("store path is empty");
+  struct stat info {};
+  const bool exists = ::stat(setup.path.c_str(), &info) == 0;
+  if (!exists && (setup.read_only || !setup.create_if_missing)) {
+    return Status::NotFound("no store at " + setup.path);
+  }
+  if (exists && !S_ISDIR(info.st_mode)) {
+    return Status::InvalidArgument("not a store directory: " + setup.path);
+  }
+  RP_RETURN_IF_ERROR(CheckFamilies(setup.path));
+  if (!exists) RP_RETURN_IF_ERROR(CreateDirectory(setup.path));
+  auto backend = std::make_unique<RocksDbStoreBackend>(setup.path);
+  RP_RETURN_IF_ERROR(backend->Open(setup));
+  return std::unique_ptr<StoreBackend>(std::move(backend));
+}
+
+}  // namespace rockpoint::store_internal

@@ -1,0 +1,65 @@
+// Store::Front: the state behind a Store and the order of a call: validate
+// every op, read on one snapshot, then plan and apply the writes under the
+// write lock.
+//
+// Thread-safety: calls hold life_mu_ shared and Close holds it exclusive,
+// so Close waits for the calls in flight; writes are serialized by
+// write_mu_; the sweeper thread calls SweepExpired like any caller and is
+// stopped before Close takes life_mu_.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+#include "engine/store/store_backend.h"
+#include "engine/store/store_layout.h"
+#include "rockpoint/store.h"
+
+namespace rockpoint {
+
+class Store::Front {
+ public:
+  Front(std::unique_ptr<store_internal::StoreBackend> backend,
+        const StoreOpenOptions& options, std::string name,
+        std::optional<size_t> dims);
+  ~Front();
+
+  Result<std::vector<StoreOpResult>> Batch(const std::vector<StoreOp>& ops);
+  Result<uint64_t> SweepExpired();
+  Status Close();
+
+  const std::optional<size_t> dims;
+
+ private:
+  int64_t Now() const;
+  // Writes the puts of a batch (the last per key) and the refreshes of
+  // what it read.
+  Status ApplyWrites(const std::vector<const PutOp*>& puts,
+                     const std::vector<store_internal::ItemAddress>& refreshes,
+                     int64_t now_us);
+  Result<uint64_t> SweepOnce(int64_t now_us);
+  void StartSweeper();
+  void StopSweeper();
+  void SweeperLoop();
+
+  std::unique_ptr<store_internal::StoreBackend> backend_;
+  const StoreOpenOptions options_;
+  const std::string name_;
+
+  std::shared_mutex life_mu_;
+  bool closed_ = false;  // guarded by life_mu_.
+  base::Mutex write_mu_;
+
+  base::Mutex sweeper_mu_;
+  base::CondVar sweeper_wake_;
+  bool sweeper_stop_ GUARDED_BY(sweeper_mu_) = false;
+  std::thread sweeper_;
+};
+
+}  // namespace rockpoint

@@ -1,0 +1,90 @@
+// The keys and records of a store (engine/store/FORMAT.md is the spec):
+//
+//   items       (label..., null, key)              -> item record
+//   namespaces  (label...)                         -> item count (decimal)
+//   expiry      (expires_at_us, label..., null, key) -> ""
+//   vectors     (label..., null, key, field)       -> float32[dims], LE
+//   meta        name                               -> text
+//
+// Labels, keys and fields are tuple text strings (keys/FORMAT.md), so every
+// item of a namespace prefix is one key range, and the null after the
+// labels keeps ("a","b") from matching the item ("a") / "b".
+//
+// Item record: version byte 0x01, then a msgpack array
+//   [value (map), created_at_us (int), updated_at_us (int),
+//    expires_at_us (int or nil), ttl_minutes (float or nil)].
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rockpoint/status.h"
+#include "rockpoint/store.h"
+#include "rockpoint/value.h"
+
+namespace rockpoint::store_internal {
+
+// Persisted in every item record: do not renumber.
+inline constexpr uint8_t kItemRecordVersion = 0x01;
+// The store layout version, in meta "format".
+inline constexpr int64_t kStoreFormatVersion = 1;
+inline constexpr std::string_view kFormatMeta = "format";
+inline constexpr std::string_view kDimsMeta = "dims";
+
+std::string NamespaceKey(const Namespace& ns);
+std::string ItemKey(const Namespace& ns, std::string_view key);
+std::string ExpiryKey(int64_t expires_at_us, const Namespace& ns,
+                      std::string_view key);
+// The expiry keys of everything that expires at or before `now_us` are
+// below ExpiryUpperBound(now_us).
+std::string ExpiryUpperBound(int64_t now_us);
+std::string VectorKey(const Namespace& ns, std::string_view key,
+                      std::string_view field);
+// The exclusive end of the keys that start with the encoded tuple `prefix`
+// (NamespaceKey or ItemKey).
+std::string RangeEnd(std::string_view prefix);
+
+struct ItemAddress {
+  Namespace ns;
+  std::string key;
+};
+// Decodes an item key, or the item part of a vector key (its field in
+// *field when given). Corruption for anything else.
+Result<ItemAddress> DecodeItemKey(std::string_view encoded,
+                                  std::string* field = nullptr);
+Result<Namespace> DecodeNamespaceKey(std::string_view encoded);
+// The expiry time and item of an expiry key.
+Result<std::pair<int64_t, ItemAddress>> DecodeExpiryKey(
+    std::string_view encoded);
+
+struct ItemRecord {
+  serde::Value value;
+  int64_t created_at_us = 0;
+  int64_t updated_at_us = 0;
+  std::optional<int64_t> expires_at_us;
+  std::optional<double> ttl_minutes;
+};
+// Whether the item has expired at `now_us` (expiry at or before it).
+inline bool IsExpired(const ItemRecord& record, int64_t now_us) {
+  return record.expires_at_us && *record.expires_at_us <= now_us;
+}
+
+std::string EncodeItemRecord(const ItemRecord& record);
+// Corruption (naming `where`) for a record this build cannot read.
+Result<ItemRecord> DecodeItemRecord(std::string_view bytes,
+                                    std::string_view where);
+
+std::string EncodeVector(const std::vector<float>& vector);
+// Corruption when the length is not a whole number of floats.
+Result<std::vector<float>> DecodeVector(std::string_view bytes,
+                                        std::string_view where);
+
+std::string EncodeCount(uint64_t count);
+Result<uint64_t> DecodeCount(std::string_view bytes, std::string_view where);
+
+}  // namespace rockpoint::store_internal
