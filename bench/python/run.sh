@@ -12,6 +12,9 @@
 #        bench/python/run.sh agents [--agents 1,8,32,128] [--seconds S]
 #                                   [--modes threads,asyncio] [--out FILE]
 #        (many agents at once, durability "sync"; see agents.py --help)
+#        bench/python/run.sh stores [--quick] [--vectors 10000,100000]
+#                                   [--out FILE]
+#        (RockpointStore against LangGraph's stores; see stores.py --help)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -51,6 +54,9 @@ trap stop EXIT
 SCRIPT="$HERE/bench.py"
 if [ "${1:-}" = agents ]; then
   SCRIPT="$HERE/agents.py"
+  shift
+elif [ "${1:-}" = stores ]; then
+  SCRIPT="$HERE/stores.py"
   shift
 fi
 "$PY" "$SCRIPT" --pg "host=$WORK user=postgres dbname=postgres" "$@"

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "engine/store/store_backend.h"
+#include "engine/store/store_front.h"
 #include "engine/store/store_layout.h"
 #include "engine/store/store_validation.h"
 #include "rockpoint/store.h"
@@ -120,7 +121,17 @@ Result<std::unique_ptr<Store>> OpenStore(std::string_view url,
     name = "rocksdb:" + path;
   }
   RP_RETURN_IF_ERROR(CheckMeta(*backend, options, name));
-  return std::make_unique<Store>(std::move(backend), options, std::move(name));
+  std::unique_ptr<store_internal::VectorIndex> index;
+  if (options.index) {
+    index = std::make_unique<store_internal::VectorIndex>(*options.index);
+    RP_ASSIGN_OR_RETURN(std::unique_ptr<store_internal::StoreReader> reader,
+                        backend->NewReader());
+    RP_RETURN_IF_ERROR(index->Load(*reader));
+  }
+  auto front = std::make_unique<Store::Front>(std::move(backend), options, name,
+                                              std::move(index));
+  return std::unique_ptr<Store>(
+      new Store(std::move(front), options, std::move(name)));
 }
 
 }  // namespace rockpoint

@@ -22,9 +22,11 @@ using store_internal::WriteContext;
 
 Store::Front::Front(std::unique_ptr<store_internal::StoreBackend> backend,
                     const StoreOpenOptions& options, std::string name,
-                    std::optional<size_t> dims)
-    : dims(dims),
+                    std::unique_ptr<store_internal::VectorIndex> index)
+    : dims(options.index ? std::optional<size_t>(options.index->dims)
+                         : std::nullopt),
       backend_(std::move(backend)),
+      index_(std::move(index)),
       options_(options),
       name_(std::move(name)) {
   if (options_.ttl.sweep_interval_minutes && !options_.read_only) {
@@ -59,7 +61,7 @@ Result<std::vector<StoreOpResult>> Store::Front::Batch(
   {
     RP_ASSIGN_OR_RETURN(std::unique_ptr<store_internal::StoreReader> reader,
                         backend_->NewReader());
-    const ReadContext context{*reader, now};
+    const ReadContext context{*reader, now, index_.get(), options_.index};
     for (const StoreOp& op : ops) {
       if (const auto* get = std::get_if<GetOp>(&op)) {
         RP_ASSIGN_OR_RETURN(std::optional<StoreItem> item,
@@ -118,7 +120,14 @@ Status Store::Front::ApplyWrites(const std::vector<const PutOp*>& puts,
   if (mutations.empty()) return Status::OK();
   // A lost refresh only shortens a TTL: only puts wait for the disk.
   const bool sync = options_.sync_writes && !puts.empty();
-  return backend_->Write(mutations, sync);
+  return Commit(mutations, sync);
+}
+
+Status Store::Front::Commit(const std::vector<StoreMutation>& mutations,
+                            bool sync) {
+  RP_RETURN_IF_ERROR(backend_->Write(mutations, sync));
+  if (index_) return index_->Apply(mutations);
+  return Status::OK();
 }
 
 Result<uint64_t> Store::Front::SweepExpired() {
@@ -147,9 +156,17 @@ Result<uint64_t> Store::Front::SweepOnce(int64_t now_us) {
   RP_ASSIGN_OR_RETURN(std::vector<StoreMutation> mutations, plan.Finish());
   reader.reset();
   if (!mutations.empty()) {
-    RP_RETURN_IF_ERROR(backend_->Write(mutations, options_.sync_writes));
+    RP_RETURN_IF_ERROR(Commit(mutations, options_.sync_writes));
   }
   return removed;
+}
+
+Result<std::optional<StoreIndexStats>> Store::Front::IndexStats() {
+  std::shared_lock life(life_mu_);
+  if (closed_) return StoreClosedError();
+  if (!index_) return std::optional<StoreIndexStats>();
+  return std::optional<StoreIndexStats>(
+      StoreIndexStats{index_->size(), index_->approximate_ready()});
 }
 
 Status Store::Front::Close() {
@@ -157,16 +174,15 @@ Status Store::Front::Close() {
   std::unique_lock life(life_mu_);
   if (closed_) return Status::OK();
   closed_ = true;
+  if (index_) index_->Stop();
   return backend_->Close();
 }
 
-Store::Store(std::unique_ptr<store_internal::StoreBackend> backend,
-             StoreOpenOptions options, std::string name)
-    : options_(std::move(options)), name_(std::move(name)) {
-  std::optional<size_t> dims;
-  if (options_.index) dims = options_.index->dims;
-  front_ = std::make_unique<Front>(std::move(backend), options_, name_, dims);
-}
+Store::Store(std::unique_ptr<Front> front, StoreOpenOptions options,
+             std::string name)
+    : front_(std::move(front)),
+      options_(std::move(options)),
+      name_(std::move(name)) {}
 
 Store::~Store() = default;
 
@@ -201,6 +217,10 @@ Result<std::vector<Namespace>> Store::ListNamespaces(
 }
 
 Result<uint64_t> Store::SweepExpired() { return front_->SweepExpired(); }
+
+Result<std::optional<StoreIndexStats>> Store::IndexStats() {
+  return front_->IndexStats();
+}
 
 Status Store::Close() { return front_->Close(); }
 

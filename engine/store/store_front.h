@@ -19,25 +19,31 @@
 #include "base/thread_annotations.h"
 #include "engine/store/store_backend.h"
 #include "engine/store/store_layout.h"
+#include "engine/store/vector_index.h"
 #include "rockpoint/store.h"
 
 namespace rockpoint {
 
 class Store::Front {
  public:
+  // `index` is null without options.index, else loaded.
   Front(std::unique_ptr<store_internal::StoreBackend> backend,
         const StoreOpenOptions& options, std::string name,
-        std::optional<size_t> dims);
+        std::unique_ptr<store_internal::VectorIndex> index);
   ~Front();
 
   Result<std::vector<StoreOpResult>> Batch(const std::vector<StoreOp>& ops);
   Result<uint64_t> SweepExpired();
+  Result<std::optional<StoreIndexStats>> IndexStats();
   Status Close();
 
   const std::optional<size_t> dims;
 
  private:
   int64_t Now() const;
+  // Writes `mutations` and brings the vector index up to date.
+  Status Commit(const std::vector<store_internal::StoreMutation>& mutations,
+                bool sync);
   // Writes the puts of a batch (the last per key) and the refreshes of
   // what it read.
   Status ApplyWrites(const std::vector<const PutOp*>& puts,
@@ -49,6 +55,8 @@ class Store::Front {
   void SweeperLoop();
 
   std::unique_ptr<store_internal::StoreBackend> backend_;
+  // Updated after every write that changes vectors, under write_mu_.
+  std::unique_ptr<store_internal::VectorIndex> index_;
   const StoreOpenOptions options_;
   const std::string name_;
 

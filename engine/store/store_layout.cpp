@@ -14,9 +14,10 @@ void AddNamespace(keys::TupleWriter& writer, const Namespace& ns) {
   for (const std::string& label : ns) writer.AddString(label);
 }
 
-Status Corrupt(std::string_view what, std::string_view where) {
-  return Status::Corruption("store: " + std::string(what) + " in " +
-                            std::string(where));
+// Corruption naming `what` and the key it was found under.
+Status Corrupt(std::string_view what, std::string_view key) {
+  return Status::Corruption("store: " + std::string(what) + " at " +
+                            keys::Describe(key));
 }
 
 // Reads labels up to the null that ends a namespace, then the key.
@@ -79,7 +80,7 @@ Result<ItemAddress> DecodeItemKey(std::string_view encoded,
   ItemAddress address;
   RP_RETURN_IF_ERROR(ReadItem(reader, &address));
   if (field != nullptr) RP_RETURN_IF_ERROR(reader.ReadString(field));
-  if (!reader.done()) return Corrupt("trailing bytes", keys::Describe(encoded));
+  if (!reader.done()) return Corrupt("trailing bytes", encoded);
   return address;
 }
 
@@ -89,7 +90,7 @@ Result<Namespace> DecodeNamespaceKey(std::string_view encoded) {
   for (keys::Element& element : tuple) {
     auto* label = std::get_if<std::string>(&element);
     if (label == nullptr) {
-      return Corrupt("non-text label", keys::Describe(encoded));
+      return Corrupt("non-text label", encoded);
     }
     ns.push_back(std::move(*label));
   }
@@ -103,7 +104,7 @@ Result<std::pair<int64_t, ItemAddress>> DecodeExpiryKey(
   RP_RETURN_IF_ERROR(reader.ReadInt(&expires_at));
   ItemAddress address;
   RP_RETURN_IF_ERROR(ReadItem(reader, &address));
-  if (!reader.done()) return Corrupt("trailing bytes", keys::Describe(encoded));
+  if (!reader.done()) return Corrupt("trailing bytes", encoded);
   return std::make_pair(expires_at, std::move(address));
 }
 
@@ -124,6 +125,7 @@ std::string EncodeItemRecord(const ItemRecord& record) {
 
 Result<ItemRecord> DecodeItemRecord(std::string_view bytes,
                                     std::string_view where) {
+  // `where` is the item key, described only in an error.
   if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemRecordVersion) {
     return Corrupt("unknown item record version", where);
   }
@@ -160,6 +162,7 @@ std::string EncodeVector(const std::vector<float>& vector) {
 
 Result<std::vector<float>> DecodeVector(std::string_view bytes,
                                         std::string_view where) {
+  // `where` is the vector key, described only in an error.
   if (bytes.size() % sizeof(float) != 0) {
     return Corrupt("vector of " + std::to_string(bytes.size()) + " bytes",
                    where);
@@ -172,6 +175,7 @@ Result<std::vector<float>> DecodeVector(std::string_view bytes,
 std::string EncodeCount(uint64_t count) { return std::to_string(count); }
 
 Result<uint64_t> DecodeCount(std::string_view bytes, std::string_view where) {
+  // `where` is the namespace key, described only in an error.
   uint64_t count = 0;
   auto [end, error] =
       std::from_chars(bytes.data(), bytes.data() + bytes.size(), count);

@@ -75,16 +75,19 @@ inline bool IsExpired(const ItemRecord& record, int64_t now_us) {
 }
 
 std::string EncodeItemRecord(const ItemRecord& record);
-// Corruption (naming `where`) for a record this build cannot read.
+// Corruption (naming the item key `key`) for a record this build cannot
+// read.
 Result<ItemRecord> DecodeItemRecord(std::string_view bytes,
-                                    std::string_view where);
+                                    std::string_view key);
 
 std::string EncodeVector(const std::vector<float>& vector);
-// Corruption when the length is not a whole number of floats.
+// Corruption (naming the vector key `key`) when the length is not a whole
+// number of floats.
 Result<std::vector<float>> DecodeVector(std::string_view bytes,
-                                        std::string_view where);
+                                        std::string_view key);
 
 std::string EncodeCount(uint64_t count);
-Result<uint64_t> DecodeCount(std::string_view bytes, std::string_view where);
+// Corruption (naming the namespace key `key`) for anything but a number.
+Result<uint64_t> DecodeCount(std::string_view bytes, std::string_view key);
 
 }  // namespace rockpoint::store_internal

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/store/store_filter.h"
 #include "engine/store/store_layout.h"
@@ -23,60 +25,94 @@ StoreItem ToItem(ItemAddress address, ItemRecord record) {
   return item;
 }
 
-// The best similarity to `query` of each item's vectors under `prefix`,
-// keyed by item key.
-Result<std::unordered_map<std::string, double>> ScoreVectors(
-    const ReadContext& context, const std::string& begin,
-    const std::string& end, const std::vector<float>& query) {
-  std::unordered_map<std::string, double> best;
-  Status failed;
-  RP_RETURN_IF_ERROR(context.reader.Scan(
-      StoreFamily::kVectors, begin, end,
-      [&](std::string_view key, std::string_view value) {
-        auto vector = DecodeVector(value, keys::Describe(key));
-        if (!vector.ok() || vector->size() != query.size()) {
-          failed =
-              vector.ok()
-                  ? Status::Corruption("store: vector of the wrong length in " +
-                                       keys::Describe(key))
-                  : vector.status();
-          return false;
-        }
-        std::string field;
-        auto address = DecodeItemKey(key, &field);
-        if (!address.ok()) {
-          failed = address.status();
-          return false;
-        }
-        const double score = CosineSimilarity(query, *vector);
-        // The item key is the vector key less its field element.
-        std::string item_key = ItemKey(address->ns, address->key);
-        auto [it, inserted] = best.emplace(std::move(item_key), score);
-        if (!inserted) it->second = std::max(it->second, score);
-        return true;
-      }));
-  RP_RETURN_IF_ERROR(failed);
-  return best;
+// Appends to *items the items of `ranked` (best first) that lie in
+// [begin, end), exist in the reader's snapshot, have not expired and pass
+// the filter, with their scores, until *items holds `wanted`.
+Status CollectScored(const ReadContext& context, const SearchOp& op,
+                     const std::vector<ScoredItem>& ranked,
+                     std::string_view begin, std::string_view end,
+                     size_t wanted, std::vector<StoreItem>* items) {
+  for (const ScoredItem& scored : ranked) {
+    if (items->size() >= wanted) break;
+    const std::string& key = scored.item_key;
+    if (key < begin || (!end.empty() && key >= end)) continue;
+    RP_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                        context.reader.Read(StoreFamily::kItems, key));
+    // An index entry newer than the snapshot names an item it lacks.
+    if (!stored) continue;
+    RP_ASSIGN_OR_RETURN(ItemRecord record, DecodeItemRecord(*stored, key));
+    if (IsExpired(record, context.now_us) ||
+        !MatchesFilter(record.value, op.filter)) {
+      continue;
+    }
+    RP_ASSIGN_OR_RETURN(ItemAddress address, DecodeItemKey(key));
+    StoreItem item = ToItem(std::move(address), std::move(record));
+    item.score = scored.score;
+    items->push_back(std::move(item));
+  }
+  return Status::OK();
 }
 
-void OrderByUpdated(std::vector<StoreItem>& items) {
-  std::stable_sort(items.begin(), items.end(),
-                   [](const StoreItem& a, const StoreItem& b) {
-                     return a.updated_at_us > b.updated_at_us;
-                   });
+// The first `wanted` items by the HNSW graph's ranking, or nullopt when the
+// graph does not serve or yields fewer (the caller then searches exactly).
+// Asks the graph for 4x the items wanted, then 4x more, up to 16x.
+Result<std::optional<std::vector<StoreItem>>> ApproximateSearch(
+    const ReadContext& context, const SearchOp& op, std::string_view begin,
+    std::string_view end, size_t wanted) {
+  using Found = std::optional<std::vector<StoreItem>>;
+  const size_t total = context.index->size();
+  if (wanted > total) return Found();
+  const size_t first = std::max<size_t>(wanted * 4, 64);
+  for (size_t k = first; k <= 16 * first; k *= 4) {
+    auto nearest = context.index->Approximate(*op.query, std::min(k, total));
+    if (!nearest) return Found();
+    std::vector<StoreItem> items;
+    RP_RETURN_IF_ERROR(
+        CollectScored(context, op, *nearest, begin, end, wanted, &items));
+    if (items.size() == wanted) return Found(std::move(items));
+    if (k >= total) break;
+  }
+  return Found();
 }
 
-void OrderByScore(std::vector<StoreItem>& items) {
-  std::stable_sort(items.begin(), items.end(),
-                   [](const StoreItem& a, const StoreItem& b) {
-                     if (a.score.has_value() != b.score.has_value()) {
-                       return a.score.has_value();
-                     }
-                     if (a.score && *a.score != *b.score) {
-                       return *a.score > *b.score;
-                     }
-                     return a.updated_at_us > b.updated_at_us;
-                   });
+// Whether the HNSW graph should answer: the index is large and so is the
+// part of it under the prefix.
+bool PreferApproximate(const ReadContext& context, std::string_view begin,
+                       std::string_view end) {
+  const size_t exact_max = context.index_options->exact_search_max_vectors;
+  return context.index->size() > exact_max &&
+         context.index->CountInRange(begin, end, exact_max) > exact_max;
+}
+
+// Whether a ranks before b: by score when ranking by a query (items with
+// a score first), then newest updated; ties keep scan order.
+bool RanksBefore(const StoreItem& a, const StoreItem& b, bool by_score) {
+  if (by_score) {
+    if (a.score.has_value() != b.score.has_value()) return a.score.has_value();
+    if (a.score && *a.score != *b.score) return *a.score > *b.score;
+  }
+  return a.updated_at_us > b.updated_at_us;
+}
+
+// Items [offset, offset + limit) of `items` in rank order; only those are
+// sorted fully.
+std::vector<StoreItem> RankedPage(std::vector<StoreItem> items, size_t offset,
+                                  size_t limit, bool by_score) {
+  if (offset >= items.size() || limit == 0) return {};
+  const size_t end = offset + std::min(limit, items.size() - offset);
+  std::vector<uint32_t> order(items.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto before = [&](uint32_t a, uint32_t b) {
+    if (RanksBefore(items[a], items[b], by_score)) return true;
+    if (RanksBefore(items[b], items[a], by_score)) return false;
+    return a < b;
+  };
+  std::partial_sort(order.begin(), order.begin() + end, order.end(), before);
+  std::vector<StoreItem> page;
+  page.reserve(end - offset);
+  for (size_t i = offset; i < end; ++i)
+    page.push_back(std::move(items[order[i]]));
+  return page;
 }
 
 std::vector<StoreItem> Page(std::vector<StoreItem> items, size_t offset,
@@ -126,47 +162,30 @@ Namespace ScanPrefix(const std::vector<NamespaceCondition>& conditions) {
 
 }  // namespace
 
-double CosineSimilarity(const std::vector<float>& a,
-                        const std::vector<float>& b) {
-  double dot = 0, norm_a = 0, norm_b = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    dot += static_cast<double>(a[i]) * b[i];
-    norm_a += static_cast<double>(a[i]) * a[i];
-    norm_b += static_cast<double>(b[i]) * b[i];
-  }
-  if (norm_a == 0 || norm_b == 0) return 0;
-  return dot / (std::sqrt(norm_a) * std::sqrt(norm_b));
-}
-
 Result<std::optional<StoreItem>> GetItem(const ReadContext& context,
                                          const GetOp& op) {
   const std::string key = ItemKey(op.ns, op.key);
   RP_ASSIGN_OR_RETURN(std::optional<std::string> stored,
                       context.reader.Read(StoreFamily::kItems, key));
   if (!stored) return std::optional<StoreItem>();
-  RP_ASSIGN_OR_RETURN(ItemRecord record,
-                      DecodeItemRecord(*stored, keys::Describe(key)));
+  RP_ASSIGN_OR_RETURN(ItemRecord record, DecodeItemRecord(*stored, key));
   if (IsExpired(record, context.now_us)) return std::optional<StoreItem>();
   return std::optional<StoreItem>(
       ToItem(ItemAddress{op.ns, op.key}, std::move(record)));
 }
 
-Result<std::vector<StoreItem>> SearchItems(const ReadContext& context,
-                                           const SearchOp& op) {
-  const std::string begin =
-      op.ns_prefix.empty() ? std::string() : NamespaceKey(op.ns_prefix);
-  const std::string end =
-      op.ns_prefix.empty() ? std::string() : RangeEnd(begin);
-  std::unordered_map<std::string, double> scores;
-  if (op.query) {
-    RP_ASSIGN_OR_RETURN(scores, ScoreVectors(context, begin, end, *op.query));
-  }
+// Items in [begin, end) that have not expired, pass the filter and are not
+// in `skip` (item keys), unranked.
+Result<std::vector<StoreItem>> ScanItems(
+    const ReadContext& context, const SearchOp& op, std::string_view begin,
+    std::string_view end, const std::unordered_set<std::string_view>& skip) {
   std::vector<StoreItem> items;
   Status failed;
   RP_RETURN_IF_ERROR(context.reader.Scan(
       StoreFamily::kItems, begin, end,
       [&](std::string_view key, std::string_view value) {
-        auto record = DecodeItemRecord(value, keys::Describe(key));
+        if (skip.count(key) != 0) return true;
+        auto record = DecodeItemRecord(value, key);
         auto address = record.ok() ? DecodeItemKey(key)
                                    : Result<ItemAddress>(record.status());
         if (!address.ok()) {
@@ -177,22 +196,66 @@ Result<std::vector<StoreItem>> SearchItems(const ReadContext& context,
             !MatchesFilter(record->value, op.filter)) {
           return true;
         }
-        StoreItem item =
-            ToItem(std::move(address).value(), std::move(record).value());
-        if (op.query) {
-          auto score = scores.find(std::string(key));
-          if (score != scores.end()) item.score = score->second;
-        }
-        items.push_back(std::move(item));
+        items.push_back(
+            ToItem(std::move(address).value(), std::move(record).value()));
         return true;
       }));
   RP_RETURN_IF_ERROR(failed);
-  if (op.query) {
-    OrderByScore(items);
-  } else {
-    OrderByUpdated(items);
+  return items;
+}
+
+// A search with a query: the items of the best vectors, verified one by
+// one against the snapshot; then, if fewer than offset + limit, the items
+// without vectors, newest first.
+Result<std::vector<StoreItem>> QuerySearch(const ReadContext& context,
+                                           const SearchOp& op,
+                                           std::string_view begin,
+                                           std::string_view end) {
+  if (op.limit == 0) return std::vector<StoreItem>();
+  const size_t wanted =
+      op.limit > SIZE_MAX - op.offset ? SIZE_MAX : op.offset + op.limit;
+  if (PreferApproximate(context, begin, end)) {
+    RP_ASSIGN_OR_RETURN(auto found,
+                        ApproximateSearch(context, op, begin, end, wanted));
+    if (found) return Page(std::move(*found), op.offset, op.limit);
+  }
+  // The best 4x wanted first; all of them only if too few of those pass.
+  const size_t first =
+      wanted > SIZE_MAX / 4 ? SIZE_MAX : std::max<size_t>(wanted * 4, 64);
+  std::vector<ScoredItem> ranked =
+      context.index->Exact(*op.query, begin, end, first);
+  std::vector<StoreItem> items;
+  RP_RETURN_IF_ERROR(
+      CollectScored(context, op, ranked, begin, end, wanted, &items));
+  if (items.size() < wanted && ranked.size() == first) {
+    ranked = context.index->Exact(*op.query, begin, end, SIZE_MAX);
+    items.clear();
+    RP_RETURN_IF_ERROR(
+        CollectScored(context, op, ranked, begin, end, wanted, &items));
+  }
+  if (items.size() < wanted) {
+    std::unordered_set<std::string_view> scored;
+    for (const ScoredItem& item : ranked) scored.insert(item.item_key);
+    RP_ASSIGN_OR_RETURN(std::vector<StoreItem> unscored,
+                        ScanItems(context, op, begin, end, scored));
+    for (StoreItem& item :
+         RankedPage(std::move(unscored), 0, wanted - items.size(), false)) {
+      items.push_back(std::move(item));
+    }
   }
   return Page(std::move(items), op.offset, op.limit);
+}
+
+Result<std::vector<StoreItem>> SearchItems(const ReadContext& context,
+                                           const SearchOp& op) {
+  const std::string begin =
+      op.ns_prefix.empty() ? std::string() : NamespaceKey(op.ns_prefix);
+  const std::string end =
+      op.ns_prefix.empty() ? std::string() : RangeEnd(begin);
+  if (op.query) return QuerySearch(context, op, begin, end);
+  RP_ASSIGN_OR_RETURN(std::vector<StoreItem> items,
+                      ScanItems(context, op, begin, end, {}));
+  return RankedPage(std::move(items), op.offset, op.limit, false);
 }
 
 Result<std::vector<Namespace>> ListNamespaces(const ReadContext& context,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/store/store_backend.h"
+#include "engine/store/vector_index.h"
 #include "rockpoint/store.h"
 
 namespace rockpoint::store_internal {
@@ -16,20 +17,20 @@ namespace rockpoint::store_internal {
 struct ReadContext {
   StoreReader& reader;
   int64_t now_us;
+  // Both null without an index (a query is then refused before reading).
+  const VectorIndex* index = nullptr;
+  const std::optional<StoreIndexOptions>& index_options;
 };
 
 Result<std::optional<StoreItem>> GetItem(const ReadContext& context,
                                          const GetOp& op);
 // Without a query: newest updated first (ties in key order). With one: by
-// best cosine similarity, items without vectors after (newest first).
+// best cosine similarity, items without vectors after (newest first); when
+// the HNSW graph serves and at least offset + limit of the items of its
+// nearest vectors pass the prefix and filter, those alone (docs/STORE.md).
 Result<std::vector<StoreItem>> SearchItems(const ReadContext& context,
                                            const SearchOp& op);
 Result<std::vector<Namespace>> ListNamespaces(const ReadContext& context,
                                               const ListNamespacesOp& op);
-
-// The cosine similarity of two vectors of one length; 0 when either is all
-// zeros.
-double CosineSimilarity(const std::vector<float>& a,
-                        const std::vector<float>& b);
 
 }  // namespace rockpoint::store_internal

@@ -30,8 +30,7 @@ Result<std::optional<ItemRecord>> ReadRecord(StoreReader& reader,
   RP_ASSIGN_OR_RETURN(std::optional<std::string> stored,
                       reader.Read(StoreFamily::kItems, item_key));
   if (!stored) return std::optional<ItemRecord>();
-  RP_ASSIGN_OR_RETURN(ItemRecord record,
-                      DecodeItemRecord(*stored, keys::Describe(item_key)));
+  RP_ASSIGN_OR_RETURN(ItemRecord record, DecodeItemRecord(*stored, item_key));
   return std::optional<ItemRecord>(std::move(record));
 }
 
@@ -164,7 +163,7 @@ Result<std::vector<StoreMutation>> MutationPlan::Finish() {
                         reader_.Read(StoreFamily::kNamespaces, ns_key));
     uint64_t count = 0;
     if (stored) {
-      RP_ASSIGN_OR_RETURN(count, DecodeCount(*stored, keys::Describe(ns_key)));
+      RP_ASSIGN_OR_RETURN(count, DecodeCount(*stored, ns_key));
     }
     const int64_t now = static_cast<int64_t>(count) + change;
     if (now <= 0) {

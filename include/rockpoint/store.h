@@ -42,10 +42,6 @@
 
 namespace rockpoint {
 
-namespace store_internal {
-class StoreBackend;
-}  // namespace store_internal
-
 // A namespace: labels from the outermost in.
 using Namespace = std::vector<std::string>;
 
@@ -161,6 +157,26 @@ struct StoreIndexOptions {
   // Floats per vector; fixed when the store first gets an index. Default: 0
   // (invalid: must be set).
   size_t dims = 0;
+  // While the store holds at most this many vectors, a query scores every
+  // vector under its prefix (exact). Above it, an approximate HNSW index
+  // (built in the background from the stored vectors, and kept up to date)
+  // answers, falling back to exact search when too few of its nearest
+  // vectors pass the prefix and filter. Default: 20,000.
+  size_t exact_search_max_vectors = 20'000;
+  // HNSW: links per node (M), candidates while building and while searching
+  // (ef). Higher is more accurate and slower. Defaults: 16, 100, 64.
+  size_t hnsw_links = 16;
+  size_t hnsw_build_candidates = 100;
+  size_t hnsw_search_candidates = 64;
+};
+
+// The state of a store's vector index.
+struct StoreIndexStats {
+  // Vectors held: one per indexed field of every item.
+  uint64_t vectors = 0;
+  // Whether the approximate (HNSW) index answers queries: it is built in the
+  // background once vectors exceeds exact_search_max_vectors.
+  bool approximate_ready = false;
 };
 
 struct StoreLimits {
@@ -189,11 +205,18 @@ struct StoreOpenOptions {
   StoreClock clock;
 };
 
+class Store;
+
+// Opens (or creates) the store `url` names: "rocksdb:PATH", a bare PATH (a
+// RocksDB directory) or "memory:". Other schemes are NotSupported. Busy when
+// another process holds the directory; InvalidArgument for a directory that
+// is not a rockpoint store, for options.index whose dims differ from the
+// store's, or for invalid options.
+Result<std::unique_ptr<Store>> OpenStore(std::string_view url,
+                                         const StoreOpenOptions& options = {});
+
 class Store {
  public:
-  // REQUIRES: called by OpenStore only.
-  Store(std::unique_ptr<store_internal::StoreBackend> backend,
-        StoreOpenOptions options, std::string name);
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
   // Closes the store (stops the sweeper, releases the lock).
@@ -214,6 +237,9 @@ class Store {
   // sweep_batch_size items); returns how many.
   Result<uint64_t> SweepExpired();
 
+  // The vector index's state; nullopt without options.index.
+  Result<std::optional<StoreIndexStats>> IndexStats();
+
   // Stops the sweeper, waits for calls in flight, closes the backend.
   // Idempotent; later calls return Aborted "store is closed".
   Status Close();
@@ -226,17 +252,14 @@ class Store {
 
  private:
   class Front;
+  friend Result<std::unique_ptr<Store>> OpenStore(
+      std::string_view url, const StoreOpenOptions& options);
+  Store(std::unique_ptr<Front> front, StoreOpenOptions options,
+        std::string name);
+
   std::unique_ptr<Front> front_;
   StoreOpenOptions options_;
   std::string name_;
 };
-
-// Opens (or creates) the store `url` names: "rocksdb:PATH", a bare PATH (a
-// RocksDB directory) or "memory:". Other schemes are NotSupported. Busy when
-// another process holds the directory; InvalidArgument for a directory that
-// is not a rockpoint store, for options.index whose dims differ from the
-// store's, or for invalid options.
-Result<std::unique_ptr<Store>> OpenStore(std::string_view url,
-                                         const StoreOpenOptions& options = {});
 
 }  // namespace rockpoint
