@@ -49,3 +49,9 @@ if(ROCKPOINT_ROCKSDB_STATIC)
 else()
   set(ROCKPOINT_ROCKSDB_TARGET RocksDB::rocksdb-shared)
 endif()
+# hnswlib (Debian's libhnswlib-dev, header-only): the item store's
+# approximate vector index, compiled into rockpoint_store only.
+find_path(HNSWLIB_INCLUDE_DIR hnswlib/hnswlib.h)
+if(NOT HNSWLIB_INCLUDE_DIR)
+  message(FATAL_ERROR "hnswlib/hnswlib.h not found: install libhnswlib-dev")
+endif()

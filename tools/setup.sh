@@ -47,7 +47,7 @@ fi
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
   librocksdb-dev libzstd-dev libsqlite3-dev libpq-dev libssl-dev libxxhash-dev
-  libmsgpack-cxx-dev libboost-dev doctest-dev
+  libmsgpack-cxx-dev libboost-dev doctest-dev libhnswlib-dev
   libcli11-dev nlohmann-json3-dev
 )
 # What the test job needs besides: ccache, Python for the Python package, the

@@ -222,6 +222,17 @@ Result<std::optional<StoreIndexStats>> Store::IndexStats() {
   return front_->IndexStats();
 }
 
+Status Store::ExportItems(
+    const std::function<Status(const StoredItem&)>& visit) {
+  return front_->ExportItems(visit);
+}
+
+Status Store::ImportItems(const std::vector<StoredItem>& items) {
+  return front_->ImportItems(items);
+}
+
+Result<StoreVerifyReport> Store::Verify() { return front_->Verify(); }
+
 Status Store::Close() { return front_->Close(); }
 
 std::optional<size_t> Store::dims() const { return front_->dims; }

@@ -8,6 +8,7 @@
 // stopped before Close takes life_mu_.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -35,6 +36,11 @@ class Store::Front {
   Result<std::vector<StoreOpResult>> Batch(const std::vector<StoreOp>& ops);
   Result<uint64_t> SweepExpired();
   Result<std::optional<StoreIndexStats>> IndexStats();
+  // store_transfer.cpp
+  Status ExportItems(const std::function<Status(const StoredItem&)>& visit);
+  Status ImportItems(const std::vector<StoredItem>& items);
+  // store_verify.cpp
+  Result<StoreVerifyReport> Verify();
   Status Close();
 
   const std::optional<size_t> dims;

@@ -71,14 +71,13 @@ Status MutationPlan::AddPut(const WriteContext& context, const PutOp& put) {
   const std::string item_key = ItemKey(put.ns, put.key);
   RP_ASSIGN_OR_RETURN(std::optional<ItemRecord> old,
                       ReadRecord(reader_, item_key));
-  if (old) {
-    RP_RETURN_IF_ERROR(RemoveStored(put.ns, put.key, *old,
-                                    /*replaced=*/put.value.has_value()));
-  } else if (put.value) {
-    ++count_changes_[NamespaceKey(put.ns)];
+  if (!put.value) {
+    if (old) {
+      RP_RETURN_IF_ERROR(
+          RemoveStored(put.ns, put.key, *old, /*replaced=*/false));
+    }
+    return Status::OK();
   }
-  if (!put.value) return Status::OK();
-
   ItemRecord record;
   record.value = *put.value;
   record.created_at_us = old && !IsExpired(*old, context.now_us)
@@ -89,6 +88,27 @@ Status MutationPlan::AddPut(const WriteContext& context, const PutOp& put) {
   if (record.ttl_minutes) {
     record.expires_at_us = ExpiryAfter(context.now_us, *record.ttl_minutes);
   }
+  return StoreItemRecord(context, put.ns, put.key, old, record, put.vectors);
+}
+
+Status MutationPlan::AddImport(const WriteContext& context,
+                               const StoredItem& item) {
+  RP_ASSIGN_OR_RETURN(std::optional<ItemRecord> old,
+                      ReadRecord(reader_, ItemKey(item.ns, item.key)));
+  ItemRecord record;
+  record.value = item.value;
+  record.created_at_us = item.created_at_us;
+  record.updated_at_us = item.updated_at_us;
+  record.expires_at_us = item.expires_at_us;
+  record.ttl_minutes = item.ttl_minutes;
+  return StoreItemRecord(context, item.ns, item.key, old, record, item.vectors);
+}
+
+Status MutationPlan::StoreItemRecord(const WriteContext& context,
+                                     const Namespace& ns, std::string_view key,
+                                     const std::optional<ItemRecord>& old,
+                                     const ItemRecord& record,
+                                     const std::vector<FieldVector>& vectors) {
   std::string encoded = EncodeItemRecord(record);
   const size_t max_bytes = context.options.limits.max_value_bytes;
   if (encoded.size() > max_bytes) {
@@ -96,13 +116,18 @@ Status MutationPlan::AddPut(const WriteContext& context, const PutOp& put) {
         "item value is " + std::to_string(encoded.size()) +
         " bytes encoded, over the limit of " + std::to_string(max_bytes));
   }
-  Put(StoreFamily::kItems, item_key, std::move(encoded));
+  if (old) {
+    RP_RETURN_IF_ERROR(RemoveStored(ns, key, *old, /*replaced=*/true));
+  } else {
+    ++count_changes_[NamespaceKey(ns)];
+  }
+  Put(StoreFamily::kItems, ItemKey(ns, key), std::move(encoded));
   if (record.expires_at_us) {
-    Put(StoreFamily::kExpiry, ExpiryKey(*record.expires_at_us, put.ns, put.key),
+    Put(StoreFamily::kExpiry, ExpiryKey(*record.expires_at_us, ns, key),
         std::string());
   }
-  for (const FieldVector& field : put.vectors) {
-    Put(StoreFamily::kVectors, VectorKey(put.ns, put.key, field.field),
+  for (const FieldVector& field : vectors) {
+    Put(StoreFamily::kVectors, VectorKey(ns, key, field.field),
         EncodeVector(field.vector));
   }
   return Status::OK();

@@ -32,6 +32,9 @@ class MutationPlan {
 
   // Plans `put` (the last put of its key in the batch).
   Status AddPut(const WriteContext& context, const PutOp& put);
+  // Plans storing `item` as it is (an import): times, expiry and vectors
+  // included, replacing any item at its key.
+  Status AddImport(const WriteContext& context, const StoredItem& item);
   // Restarts the TTL of the stored item at `address` if it still has one
   // and has not expired.
   Status AddRefresh(const WriteContext& context, const ItemAddress& address);
@@ -46,6 +49,14 @@ class MutationPlan {
   // drops unless `replaced`.
   Status RemoveStored(const Namespace& ns, std::string_view key,
                       const ItemRecord& record, bool replaced);
+  // Stores `record` and `vectors` at (ns, key), replacing `old` (the item
+  // stored there, if any). InvalidArgument when the record is over the
+  // value limit.
+  Status StoreItemRecord(const WriteContext& context, const Namespace& ns,
+                         std::string_view key,
+                         const std::optional<ItemRecord>& old,
+                         const ItemRecord& record,
+                         const std::vector<FieldVector>& vectors);
   void Put(StoreFamily family, std::string key, std::string value);
   void Delete(StoreFamily family, std::string key);
 

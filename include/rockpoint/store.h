@@ -80,6 +80,32 @@ struct FieldVector {
   std::vector<float> vector;  // StoreIndexOptions::dims floats.
 };
 
+// Everything a store keeps of one item: what ExportItems reads and
+// ImportItems writes back.
+struct StoredItem {
+  Namespace ns;
+  std::string key;
+  serde::Value value;  // a map.
+  int64_t created_at_us = 0;
+  int64_t updated_at_us = 0;
+  std::optional<int64_t> expires_at_us;
+  // What a refresh on read restarts the expiry with.
+  std::optional<double> ttl_minutes;
+  std::vector<FieldVector> vectors;  // in field order.
+};
+
+// What Verify found.
+struct StoreVerifyReport {
+  uint64_t items = 0;
+  uint64_t namespaces = 0;
+  uint64_t vectors = 0;
+  uint64_t expiry_entries = 0;
+  // Items whose expiry has passed, not swept yet.
+  uint64_t expired_items = 0;
+  // One line per inconsistency (empty: the store is sound).
+  std::vector<std::string> problems;
+};
+
 struct GetOp {
   Namespace ns;
   std::string key;
@@ -164,10 +190,10 @@ struct StoreIndexOptions {
   // vectors pass the prefix and filter. Default: 20,000.
   size_t exact_search_max_vectors = 20'000;
   // HNSW: links per node (M), candidates while building and while searching
-  // (ef). Higher is more accurate and slower. Defaults: 16, 100, 64.
+  // (ef). Higher is more accurate and slower. Defaults: 16, 100, 128.
   size_t hnsw_links = 16;
   size_t hnsw_build_candidates = 100;
-  size_t hnsw_search_candidates = 64;
+  size_t hnsw_search_candidates = 128;
 };
 
 // The state of a store's vector index.
@@ -236,6 +262,20 @@ class Store {
   // Deletes every item whose expiry has passed (in atomic writes of at most
   // sweep_batch_size items); returns how many.
   Result<uint64_t> SweepExpired();
+
+  // Calls `visit` with every stored item (expired ones too), in key order,
+  // from one snapshot; stops at the first error `visit` returns.
+  Status ExportItems(const std::function<Status(const StoredItem&)>& visit);
+  // Writes `items` as they are (times, expiry and vectors included),
+  // replacing the items at their keys, in one atomic write. Checked as puts
+  // are (InvalidArgument, nothing written); ttl_minutes, when set, must be
+  // positive and come with an expiry.
+  Status ImportItems(const std::vector<StoredItem>& items);
+  // Reads every record and checks the families against each other: records
+  // and vectors decode, namespace counts match the items, each expiry entry
+  // matches its item's expiry and each item with an expiry has its entry,
+  // each vector belongs to an item and has the store's dims.
+  Result<StoreVerifyReport> Verify();
 
   // The vector index's state; nullopt without options.index.
   Result<std::optional<StoreIndexStats>> IndexStats();

@@ -27,6 +27,8 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   // Encryption.
   commands.push_back(MakeKeygenCommand());
   commands.push_back(MakeRekeyCommand());
+  // The item store (long-term memory).
+  commands.push_back(MakeStoreCommand());
   return commands;
 }
 

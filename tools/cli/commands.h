@@ -25,5 +25,6 @@ std::unique_ptr<Command> MakeCompactCommand();     // cmd_maintenance.cpp
 std::unique_ptr<Command> MakeDumpCommand();        // cmd_maintenance.cpp
 std::unique_ptr<Command> MakeKeygenCommand();      // cmd_keys.cpp
 std::unique_ptr<Command> MakeRekeyCommand();       // cmd_keys.cpp
+std::unique_ptr<Command> MakeStoreCommand();       // cmd_store.cpp
 
 }  // namespace rockpoint::cli

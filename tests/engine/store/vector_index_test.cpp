@@ -65,8 +65,8 @@ PutOp ItemPut(const Namespace& ns, size_t i, std::vector<float> vector) {
   PutOp put;
   put.ns = ns;
   put.key = "item-" + std::to_string(i);
-  put.value = serde::Value(serde::Value::Map{
-      {"i", static_cast<int64_t>(i)}, {"even", i % 2 == 0}});
+  put.value = serde::Value(
+      serde::Value::Map{{"i", static_cast<int64_t>(i)}, {"even", i % 2 == 0}});
   put.vectors = {{"text", std::move(vector)}};
   return put;
 }
@@ -105,8 +105,8 @@ Loaded Load(const std::string& url, size_t n, size_t exact_max) {
   std::vector<StoreOp> ops;
   for (size_t i = 0; i < n; ++i) {
     loaded.vectors.push_back(source.Next());
-    ops.push_back(ItemPut({"docs", i % 4 == 0 ? "a" : "b"}, i,
-                          loaded.vectors.back()));
+    ops.push_back(
+        ItemPut({"docs", i % 4 == 0 ? "a" : "b"}, i, loaded.vectors.back()));
   }
   REQUIRE(loaded.store->Batch(ops).ok());
   WaitForGraph(*loaded.store);
