@@ -139,8 +139,21 @@ Status ValidateVector(const std::vector<float>& vector,
 }
 
 Status ValidateOpenOptions(const StoreOpenOptions& options) {
-  if (options.index && options.index->dims == 0) {
-    return Status::InvalidArgument("index dims must be >= 1");
+  if (options.index) {
+    const StoreIndexOptions& index = *options.index;
+    if (index.dims == 0) {
+      return Status::InvalidArgument("index dims must be >= 1");
+    }
+    if (index.hnsw_links < 2 || index.hnsw_links > 10000) {
+      return Status::InvalidArgument(
+          "index hnsw_links (M) must be from 2 to 10000, got " +
+          std::to_string(index.hnsw_links));
+    }
+    if (index.hnsw_build_candidates == 0 || index.hnsw_search_candidates == 0) {
+      return Status::InvalidArgument(
+          "index hnsw_build_candidates and hnsw_search_candidates must be "
+          ">= 1");
+    }
   }
   const StoreTtlOptions& ttl = options.ttl;
   if (ttl.default_ttl_minutes) {

@@ -189,8 +189,9 @@ struct StoreIndexOptions {
   // answers, falling back to exact search when too few of its nearest
   // vectors pass the prefix and filter. Default: 20,000.
   size_t exact_search_max_vectors = 20'000;
-  // HNSW: links per node (M), candidates while building and while searching
-  // (ef). Higher is more accurate and slower. Defaults: 16, 100, 128.
+  // HNSW: links per node (M, 2 to 10000), candidates while building and
+  // while searching (ef, >= 1). Higher is more accurate and slower.
+  // Defaults: 16, 100, 128.
   size_t hnsw_links = 16;
   size_t hnsw_build_candidates = 100;
   size_t hnsw_search_candidates = 128;
