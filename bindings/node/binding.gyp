@@ -1,4 +1,5 @@
-# node-gyp build of rockpoint_node.node: the N-API glue in native/ linked
+# node-gyp build of rockpoint_node.node: the N-API glue in native/ (the
+# checkpoint saver's NativeStore and the item store's ItemStore) linked
 # statically with the rockpoint libraries that scripts/build.mjs installed
 # into build/rockpoint-prefix, dynamically with the system's RocksDB
 # (scripts/gyp_vars.mjs gives the flags and says why) and OpenSSL's
@@ -14,6 +15,8 @@
         "native/convert_in.cc",
         "native/convert_out.cc",
         "native/cursor.cc",
+        "native/item_convert.cc",
+        "native/item_store.cc",
         "native/store.cc",
         "native/writer_pool.cc"
       ],

@@ -1,12 +1,13 @@
 // Module entry point of rockpoint_node.node: exports NativeStore (with its
-// static openRocksDb / openMemory factories), NativeCursor and
-// retentionError (native/convert.h).
+// static openRocksDb / openMemory factories), NativeCursor, ItemStore
+// (native/item_store.h) and retentionError (native/convert.h).
 #include "native/addon.h"
 
 #include <napi.h>
 
 #include "native/convert.h"
 #include "native/cursor.h"
+#include "native/item_store.h"
 #include "native/store.h"
 
 namespace rockpoint::node {
@@ -21,6 +22,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   data->cursor_constructor = Napi::Persistent(cursor);
   exports.Set("NativeStore", store);
   exports.Set("NativeCursor", cursor);
+  exports.Set("ItemStore", ItemStore::Init(env));
   exports.Set("retentionError", Napi::Function::New(env, RetentionError));
   return exports;
 }

@@ -22,9 +22,14 @@ const prefix = path.resolve(
   process.env.ROCKPOINT_PREFIX ?? path.join(pkgDir, "build", "rockpoint-prefix"),
 );
 
-/** The rockpoint libraries, in link order (dependents first). */
+/**
+ * The rockpoint libraries, in link order (dependents first): the
+ * checkpointer's (open_embedded and what it needs) and the item store's
+ * (rockpoint_store, native/item_store.h).
+ */
 const ROCKPOINT_LIBRARIES = [
   "librockpoint_open_embedded.a",
+  "librockpoint_store.a",
   "librockpoint_rocksdb.a",
   "librockpoint_jsonl.a",
   "librockpoint_engine.a",
