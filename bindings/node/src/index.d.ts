@@ -1,6 +1,12 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
+  BaseStore,
+  type Item,
+  type Operation,
+  type OperationResults,
+  type SearchItem,
   type ChannelVersions,
   type Checkpoint,
   type CheckpointListOptions,
@@ -314,5 +320,158 @@ export declare class RockpointSaver extends BaseCheckpointSaver<number> {
   listThreads(options?: ListThreadsOptions): Promise<ThreadPage>;
   compact(): Promise<void>;
   stats(): Promise<StoreStats>;
+  close(): Promise<void>;
+}
+
+// ---- RockpointStore: long-term memory (LangGraph's BaseStore) -------------
+
+/** Embeds texts: one vector of `dims` numbers per text, in order. */
+export type EmbedFunction = (texts: string[]) => Promise<number[][]>;
+
+/**
+ * Vector search (LangGraph's IndexConfig): puts embed the texts at
+ * `fields`, a search's `query` is embedded and items are ranked by cosine
+ * similarity. Give `embeddings` (LangGraph.js's name) or `embed` (Python's
+ * and PostgresStore's), not both.
+ */
+export interface StoreIndexConfig {
+  /**
+   * Numbers per vector, an integer >= 1; fixed when a store is first
+   * opened with an index (reopening with other dims is refused).
+   */
+  dims: number;
+  embeddings?: EmbeddingsInterface | EmbedFunction;
+  embed?: EmbeddingsInterface | EmbedFunction;
+  /**
+   * Paths of the texts to embed ("text", "meta.title", "tags[*]",
+   * "chapters[0].body", "{title,summary}"); "$" is the whole value as
+   * JSON. Default: ["$"].
+   */
+  fields?: string[];
+}
+
+/**
+ * Expiry (Python's TTLConfig), in minutes. snake_case spellings
+ * (default_ttl, refresh_on_read, sweep_interval_minutes, as langgraph.json
+ * writes them) are accepted too.
+ */
+export interface StoreTtlConfig {
+  /** A put's TTL unless it gives its own. Default: none (items never expire). */
+  defaultTtl?: number | null;
+  /** get and search restart the TTL of what they return. Default: true. */
+  refreshOnRead?: boolean;
+  /** Delete expired items in the background this often. Default: only sweepTtl(). */
+  sweepIntervalMinutes?: number | null;
+  default_ttl?: number | null;
+  refresh_on_read?: boolean;
+  sweep_interval_minutes?: number | null;
+}
+
+export interface RockpointMemoryStoreOptions {
+  index?: StoreIndexConfig;
+  ttl?: StoreTtlConfig;
+}
+
+export interface RockpointStoreOptions extends RockpointMemoryStoreOptions {
+  /** A put resolves once it is durable (WAL fsync). Default: true. */
+  syncWrites?: boolean;
+  /** Open without the lock; every put is refused. Default: false. */
+  readOnly?: boolean;
+  /** Create the store if missing. Default: true. */
+  createIfMissing?: boolean;
+}
+
+export interface StorePutOptions {
+  /** Minutes until the item expires; null: never. Default: ttl.defaultTtl. */
+  ttl?: number | null;
+}
+
+export interface StoreGetOptions {
+  /** Restart the item's TTL (with ttl.refreshOnRead). Default: true. */
+  refreshTtl?: boolean;
+}
+
+export interface StoreSearchOptions {
+  /**
+   * Conditions on top-level fields, all of which must hold: a value
+   * (JSON equality), {$eq, $ne, $gt, $gte, $lt, $lte}, or an object
+   * matching nested fields.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  filter?: Record<string, any>;
+  /** Default: 10. */
+  limit?: number;
+  /** Default: 0. */
+  offset?: number;
+  /** Rank by similarity to this text (needs an index). */
+  query?: string;
+  /** Restart the TTL of the items returned. Default: true. */
+  refreshTtl?: boolean;
+}
+
+/**
+ * LangGraph's BaseStore on rockpoint's item store, in a RocksDB directory
+ * of its own or in memory: compile({ checkpointer, store }).
+ */
+export declare class RockpointStore extends BaseStore {
+  /**
+   * ":memory:" (default), a directory (a RocksDB store, opened on first
+   * use), or options with `path`.
+   */
+  constructor(location?: string | (RockpointStoreOptions & { path?: string }));
+  /** Opens (or creates) the RocksDB store in directory `path`. */
+  static open(path: string, options?: RockpointStoreOptions): Promise<RockpointStore>;
+  /** An in-memory store. */
+  static memory(options?: RockpointMemoryStoreOptions): RockpointStore;
+
+  readonly kind: "memory" | "rocksdb" | "closed";
+  /** The store directory, or ":memory:". */
+  readonly path: string;
+  readonly indexConfig:
+    | {
+        dims: number;
+        embeddings: EmbeddingsInterface | EmbedFunction;
+        fields: string[];
+      }
+    | undefined;
+  readonly ttlConfig:
+    | Readonly<{
+        defaultTtl?: number;
+        refreshOnRead: boolean;
+        sweepIntervalMinutes?: number;
+      }>
+    | undefined;
+
+  /**
+   * LangGraph's operations; a put may carry `ttl` (minutes, or null), a
+   * get or search `refreshTtl`. All or nothing: one bad operation (or a
+   * failed embedding) rejects the batch and writes nothing.
+   */
+  batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>>;
+  get(namespace: string[], key: string, options?: StoreGetOptions): Promise<Item | null>;
+  search(namespacePrefix: string[], options?: StoreSearchOptions): Promise<SearchItem[]>;
+  put(
+    namespace: string[],
+    key: string,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    value: Record<string, any>,
+    index?: false | string[],
+    options?: StorePutOptions,
+  ): Promise<void>;
+  delete(namespace: string[], key: string): Promise<void>;
+  listNamespaces(options?: {
+    prefix?: string[];
+    suffix?: string[];
+    maxDepth?: number;
+    limit?: number;
+    offset?: number;
+  }): Promise<string[][]>;
+  /** Deletes the expired items now; resolves to how many. */
+  sweepTtl(): Promise<number>;
+  /** Resolves once the store is open. */
+  start(): Promise<void>;
+  /** Closes the store (as close()). */
+  stop(): Promise<void>;
+  /** Waits for calls in flight, closes the store, releases its lock. */
   close(): Promise<void>;
 }

@@ -1,5 +1,7 @@
 // @rockpoint/langgraph-checkpoint-rockpoint: a LangGraph.js checkpoint saver
-// backed by rockpoint (RocksDB, or the engine's in-memory store).
+// and long-term memory store backed by rockpoint (RocksDB, or the engine's
+// in-memory stores).
 export { RockpointSaver, MEMORY } from "./saver.js";
+export { RockpointStore } from "./store.js";
 export { SERDE_MARKER } from "./metadata.js";
 export { ERROR_CODES, isRockpointError } from "./errors.js";
