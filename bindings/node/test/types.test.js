@@ -1,6 +1,8 @@
 // Type-checks test/types/example.ts (StateGraph compiled with a
-// RockpointSaver, options, errors, stats) against src/index.d.ts with the
-// pinned TypeScript: tsc --noEmit must report nothing.
+// RockpointSaver, options, errors, stats) and test/types/store_example.ts
+// (a graph with a RockpointStore, its options and extra arguments) against
+// src/index.d.ts with the pinned TypeScript: tsc --noEmit must report
+// nothing.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
