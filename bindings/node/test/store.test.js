@@ -6,7 +6,11 @@
 // namespace rules, filters, pagination, TTL, vector search), rewritten for
 // rockpoint. Where rockpoint differs on purpose (docs/STORE.md), the test
 // says so and checks rockpoint's behaviour.
+import { execFile } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 import { InvalidNamespaceError } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -15,6 +19,9 @@ import { RockpointSaver, RockpointStore, isRockpointError } from "../src/index.j
 import { textsAtPath, tokenizeFieldPath } from "../src/store.js";
 import { freshDir } from "./initializers.js";
 import { BACKENDS, DIMS, fakeEmbeddings, fakeVector, sleep } from "./store_fixture.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const run = promisify(execFile);
 
 /** The error `promise` rejects with (fails the test when it resolves). */
 async function failure(promise) {
@@ -1160,6 +1167,31 @@ describe("RockpointStore on RocksDB: the directory", () => {
     const error = await failure(RockpointStore.open(dir));
     expect(error.code).toBe("InvalidArgument");
     expect(error.message).toMatch(/checkpoint store keeps its own directory/);
+  });
+
+  it("does not keep a process that never closes a sweeping store from exiting", async () => {
+    const script = `
+      import { RockpointStore } from "./src/index.js";
+      const ttl = { defaultTtl: 0.0001, sweepIntervalMinutes: 0.0001 };
+      const stores = [
+        await RockpointStore.open(process.argv[1], { ttl }),
+        RockpointStore.memory({ ttl }),
+      ];
+      for (const store of stores) {
+        for (let i = 0; i < 20; i++) await store.put(["exit"], "k" + i, { i });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      console.log("done");
+    `;
+    const { stdout } = await run(
+      process.execPath,
+      ["--input-type=module", "-e", script, dir],
+      { cwd: path.join(here, ".."), timeout: 60000 },
+    );
+    expect(stdout.trim()).toBe("done");
+    // The directory was released (and holds a store that opens).
+    const store = await RockpointStore.open(dir);
+    await store.close();
   });
 
   it("takes syncWrites: false", async () => {
