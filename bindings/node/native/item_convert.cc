@@ -278,6 +278,13 @@ StoreOpenOptions StoreOptionsFromJs(const Napi::Value& value) {
   if (!Absent(object.Get("dims"))) {
     StoreIndexOptions index;
     index.dims = CountAt(object, "dims", field, 0);
+    index.exact_search_max_vectors = CountAt(
+        object, "exactSearchMaxVectors", field, index.exact_search_max_vectors);
+    index.hnsw_links = CountAt(object, "hnswLinks", field, index.hnsw_links);
+    index.hnsw_build_candidates = CountAt(
+        object, "hnswBuildCandidates", field, index.hnsw_build_candidates);
+    index.hnsw_search_candidates = CountAt(
+        object, "hnswSearchCandidates", field, index.hnsw_search_candidates);
     options.index = index;
   }
   Napi::Value ttl_value = object.Get("ttl");
@@ -344,6 +351,15 @@ Napi::Value StoreResultsToJs(Napi::Env env,
     }
     out.Set(static_cast<uint32_t>(i), js);
   }
+  return out;
+}
+
+Napi::Value IndexStatsToJs(Napi::Env env,
+                           const std::optional<StoreIndexStats>& stats) {
+  if (!stats) return env.Null();
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("vectors", Napi::Number::New(env, static_cast<double>(stats->vectors)));
+  out.Set("approximateReady", Napi::Boolean::New(env, stats->approximate_ready));
   return out;
 }
 

@@ -6,7 +6,9 @@
 // "ops[2].namespace[0] must be a string, got number", on a shape it does not
 // accept; nothing is partially converted):
 //   options  {createIfMissing?, readOnly?, syncWrites?: boolean,
-//             dims?: integer >= 1 (the index; absent: none),
+//             dims?: integer >= 1 (the index; absent: none), and with dims
+//             exactSearchMaxVectors?, hnswLinks?, hnswBuildCandidates?,
+//             hnswSearchCandidates?: integers (StoreIndexOptions),
 //             ttl?: {defaultTtl?: minutes, refreshOnRead?: boolean,
 //                    sweepIntervalMinutes?: minutes}}
 //            (absent members keep StoreOpenOptions' defaults; the engine's
@@ -34,6 +36,7 @@
 
 #include <napi.h>
 
+#include <optional>
 #include <vector>
 
 #include "rockpoint/store.h"
@@ -44,5 +47,8 @@ StoreOpenOptions StoreOptionsFromJs(const Napi::Value& value);
 std::vector<StoreOp> StoreOpsFromJs(const Napi::Value& value);
 Napi::Value StoreResultsToJs(Napi::Env env,
                              const std::vector<StoreOpResult>& results);
+// {vectors, approximateReady}, or null for a store without an index.
+Napi::Value IndexStatsToJs(Napi::Env env,
+                           const std::optional<StoreIndexStats>& stats);
 
 }  // namespace rockpoint::node

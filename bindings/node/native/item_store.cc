@@ -26,6 +26,7 @@ Napi::Function ItemStore::Init(Napi::Env env) {
        InstanceMethod<&ItemStore::Open>("open"),
        InstanceMethod<&ItemStore::Batch>("batch"),
        InstanceMethod<&ItemStore::Sweep>("sweep"),
+       InstanceMethod<&ItemStore::IndexStats>("indexStats"),
        InstanceMethod<&ItemStore::Close>("close"),
        InstanceAccessor<&ItemStore::Dims>("dims")});
 }
@@ -123,6 +124,18 @@ Napi::Value ItemStore::Sweep(const Napi::CallbackInfo& info) {
       env, [store]() { return store->SweepExpired(); },
       [](Napi::Env env, uint64_t& count) -> Napi::Value {
         return Napi::Number::New(env, static_cast<double>(count));
+      });
+}
+
+// indexStats() -> {vectors, approximateReady}, or null without an index.
+Napi::Value ItemStore::IndexStats(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<Store> store = Get(env);
+  using Stats = std::optional<StoreIndexStats>;
+  return PromiseWorker<Stats>::Start(
+      env, [store]() { return store->IndexStats(); },
+      [](Napi::Env env, Stats& stats) -> Napi::Value {
+        return IndexStatsToJs(env, stats);
       });
 }
 

@@ -8,6 +8,7 @@
 //   await native.open("rocksdb:PATH", options)
 //   await native.batch(ops)  -> results   (native/item_convert.h: shapes)
 //   await native.sweep()     -> count     (items removed)
+//   await native.indexStats() -> {vectors, approximateReady} | null
 //   await native.close()
 //
 // open, batch, sweep and close run the engine call on the libuv pool
@@ -46,6 +47,7 @@ class ItemStore final : public Napi::ObjectWrap<ItemStore> {
   Napi::Value Open(const Napi::CallbackInfo& info);
   Napi::Value Batch(const Napi::CallbackInfo& info);
   Napi::Value Sweep(const Napi::CallbackInfo& info);
+  Napi::Value IndexStats(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   // dims: the index's vector length, or null without an index.
   Napi::Value Dims(const Napi::CallbackInfo& info);

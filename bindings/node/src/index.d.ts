@@ -348,6 +348,26 @@ export interface StoreIndexConfig {
    * JSON. Default: ["$"].
    */
   fields?: string[];
+  /**
+   * Search is exact (every vector under the prefix scored) while the store
+   * holds at most this many vectors; above it an HNSW graph, built in the
+   * background and kept up to date, answers (docs/STORE.md). Default: 20000.
+   */
+  exactSearchMaxVectors?: number;
+  /**
+   * The HNSW graph's parameters (PostgresStore's names): m links per node
+   * (2 to 10000; default 16), efConstruction and ef candidates while
+   * building and searching (defaults 100 and 64).
+   */
+  hnsw?: { m?: number; efConstruction?: number; ef?: number };
+}
+
+/** The state of a store's vector index. */
+export interface StoreIndexStats {
+  /** Vectors held: one per embedded field of every item. */
+  vectors: number;
+  /** Whether the HNSW graph answers queries (else search is exact). */
+  approximateReady: boolean;
 }
 
 /**
@@ -432,6 +452,8 @@ export declare class RockpointStore extends BaseStore {
         dims: number;
         embeddings: EmbeddingsInterface | EmbedFunction;
         fields: string[];
+        exactSearchMaxVectors?: number;
+        hnsw?: { m?: number; efConstruction?: number; ef?: number };
       }
     | undefined;
   readonly ttlConfig:
@@ -468,6 +490,8 @@ export declare class RockpointStore extends BaseStore {
   }): Promise<string[][]>;
   /** Deletes the expired items now; resolves to how many. */
   sweepTtl(): Promise<number>;
+  /** The vector index's state, or null without an index. */
+  indexStats(): Promise<StoreIndexStats | null>;
   /** Resolves once the store is open. */
   start(): Promise<void>;
   /** Closes the store (as close()). */

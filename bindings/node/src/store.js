@@ -250,7 +250,11 @@ function normalizeIndex(index) {
       `index must be an object {dims, embeddings, fields?}, got ${describe(index)}`,
     );
   }
-  checkKeys(index, ["dims", "embeddings", "embed", "fields"], "index");
+  checkKeys(
+    index,
+    ["dims", "embeddings", "embed", "fields", "exactSearchMaxVectors", "hnsw"],
+    "index",
+  );
   if (typeof index.dims !== "number") {
     throw typeError(`index.dims must be an integer >= 1, got ${describe(index.dims)}`);
   }
@@ -262,13 +266,44 @@ function normalizeIndex(index) {
   const embedder = embedderOf(embeddings);
   const fields = index.fields ?? ["$"];
   checkPaths(fields, "index.fields");
-  return Object.freeze({
+  const out = {
     dims: index.dims,
     embeddings,
     fields: Object.freeze([...fields]),
     embedder,
     paths: fields.map((path) => [path, tokenizeFieldPath(path)]),
-  });
+  };
+  if (!absent(index.exactSearchMaxVectors)) {
+    out.exactSearchMaxVectors = integer(
+      index.exactSearchMaxVectors,
+      "index.exactSearchMaxVectors",
+      0,
+    );
+  }
+  if (!absent(index.hnsw)) out.hnsw = normalizeHnsw(index.hnsw);
+  return Object.freeze(out);
+}
+
+/**
+ * The approximate index's parameters, PostgresStore's HNSWConfig names:
+ * {m: links per node (2 to 10000, hnswlib's range), efConstruction,
+ * ef: candidates while building and searching (>= 1)}.
+ */
+function normalizeHnsw(hnsw) {
+  if (!isObject(hnsw)) {
+    throw typeError(`index.hnsw must be an object {m?, efConstruction?, ef?}, got ${describe(hnsw)}`);
+  }
+  checkKeys(hnsw, ["m", "efConstruction", "ef"], "index.hnsw");
+  const out = {};
+  if (hnsw.m !== undefined) {
+    out.m = integer(hnsw.m, "index.hnsw.m", 2);
+    if (out.m > 10000) throw rangeError(`index.hnsw.m must be at most 10000, got ${out.m}`);
+  }
+  if (hnsw.efConstruction !== undefined) {
+    out.efConstruction = integer(hnsw.efConstruction, "index.hnsw.efConstruction", 1);
+  }
+  if (hnsw.ef !== undefined) out.ef = integer(hnsw.ef, "index.hnsw.ef", 1);
+  return Object.freeze(out);
 }
 
 function checkPaths(paths, field) {
@@ -325,7 +360,18 @@ function nativeOptions(options) {
   for (const key of ["syncWrites", "readOnly", "createIfMissing"]) {
     if (options[key] !== undefined) out[key] = options[key];
   }
-  if (options.index) out.dims = options.index.dims;
+  const index = options.index;
+  if (index) {
+    out.dims = index.dims;
+    if (index.exactSearchMaxVectors !== undefined) {
+      out.exactSearchMaxVectors = index.exactSearchMaxVectors;
+    }
+    if (index.hnsw?.m !== undefined) out.hnswLinks = index.hnsw.m;
+    if (index.hnsw?.efConstruction !== undefined) {
+      out.hnswBuildCandidates = index.hnsw.efConstruction;
+    }
+    if (index.hnsw?.ef !== undefined) out.hnswSearchCandidates = index.hnsw.ef;
+  }
   if (options.ttl) out.ttl = { ...options.ttl };
   return out;
 }
@@ -928,11 +974,19 @@ export class RockpointStore extends BaseStore {
     return this.#options.path;
   }
 
-  /** The index options ({dims, embeddings, fields}), or undefined. */
+  /**
+   * The index options ({dims, embeddings, fields, exactSearchMaxVectors?,
+   * hnsw?}), or undefined.
+   */
   get indexConfig() {
     const index = this.#options.index;
     if (!index) return undefined;
-    return { dims: index.dims, embeddings: index.embeddings, fields: [...index.fields] };
+    const out = { dims: index.dims, embeddings: index.embeddings, fields: [...index.fields] };
+    if (index.exactSearchMaxVectors !== undefined) {
+      out.exactSearchMaxVectors = index.exactSearchMaxVectors;
+    }
+    if (index.hnsw) out.hnsw = { ...index.hnsw };
+    return out;
   }
 
   /** The TTL options ({defaultTtl?, refreshOnRead, sweepIntervalMinutes?}), or undefined. */
@@ -1097,6 +1151,19 @@ export class RockpointStore extends BaseStore {
     this.#checkOpen();
     return this.#track(
       this.#order.write(async () => (await this.#store()).sweep()),
+    );
+  }
+
+  /**
+   * The vector index's state: {vectors (one per embedded field of every
+   * item), approximateReady (whether the HNSW graph answers queries: built
+   * in the background once vectors exceeds index.exactSearchMaxVectors)},
+   * or null without an index.
+   */
+  async indexStats() {
+    this.#checkOpen();
+    return this.#track(
+      this.#order.read(async () => (await this.#store()).indexStats()),
     );
   }
 

@@ -12,6 +12,7 @@ import {
   type EmbedFunction,
   type RockpointStoreOptions,
   type StoreIndexConfig,
+  type StoreIndexStats,
   type StoreTtlConfig,
 } from "@rockpoint/langgraph-checkpoint-rockpoint";
 
@@ -78,6 +79,12 @@ export async function main(dir: string): Promise<void> {
   ]);
   const swept: number = await store.sweepTtl();
   void swept;
+  const stats: StoreIndexStats | null = await store.indexStats();
+  const ready: boolean | undefined = stats?.approximateReady;
+  void ready;
+  void RockpointStore.memory({
+    index: { dims: 2, embed, exactSearchMaxVectors: 1000, hnsw: { m: 32, ef: 128 } },
+  });
   const kind: "memory" | "rocksdb" | "closed" = store.kind;
   const dims: number | undefined = store.indexConfig?.dims;
   void kind;
