@@ -95,7 +95,10 @@ function coded(error) {
 }
 
 /** LangGraph.js's namespace check (BaseStore's), its error coded. */
-function checkNamespace(namespace, options) {
+function checkNamespace(namespace, options, field = "namespace") {
+  if (!Array.isArray(namespace)) {
+    throw typeError(`${field} must be an array of strings, got ${describe(namespace)}`);
+  }
   try {
     validateNamespace(namespace, options);
   } catch (error) {
@@ -496,9 +499,10 @@ export function textsAtPath(value, path, tokens = tokenizeFieldPath(path)) {
  * items become null. Refused with a TypeError naming the place: bigint,
  * functions, symbols, NaN and infinities, Map and Set, other typed arrays,
  * the key "__rockpoint_serde__" (the saver's marker), cycles and nesting
- * deeper than 255.
+ * deeper than 255. `converted`: `value` is what a toJSON returned, whose
+ * own toJSON is not called (as JSON.stringify does).
  */
-function storeValue(value, place, root, depth = 0, key = "") {
+function storeValue(value, place, root, depth = 0, key = "", converted = false) {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -516,8 +520,8 @@ function storeValue(value, place, root, depth = 0, key = "") {
       throw typeError(`${place}: cannot store a ${typeof value} (not JSON)`);
   }
   if (value === null || value instanceof Uint8Array) return value;
-  if (typeof value.toJSON === "function") {
-    return storeValue(value.toJSON(key), place, root, depth, key);
+  if (!converted && typeof value.toJSON === "function") {
+    return storeValue(value.toJSON(key), place, root, depth, key, true);
   }
   if (depth >= MAX_NESTING) {
     throw typeError(`${root} nests deeper than ${MAX_NESTING} objects and arrays (or is cyclic)`);
@@ -534,20 +538,21 @@ function storeValue(value, place, root, depth = 0, key = "") {
   const out = {};
   for (const name of Object.keys(value)) {
     const member = value[name];
-    if (member === undefined) continue;
+    // A toJSON method is how the value says what to store, not data.
+    if (member === undefined || (name === "toJSON" && typeof member === "function")) continue;
     if (name === SERDE_MARKER) {
       throw typeError(`${place}: the key "${SERDE_MARKER}" is reserved`);
     }
-    const converted = storeValue(member, `${place}.${name}`, root, depth + 1, name);
+    const stored = storeValue(member, `${place}.${name}`, root, depth + 1, name);
     if (name === "__proto__") {
       Object.defineProperty(out, name, {
-        value: converted,
+        value: stored,
         enumerable: true,
         writable: true,
         configurable: true,
       });
     } else {
-      out[name] = converted;
+      out[name] = stored;
     }
   }
   return out;
@@ -1092,7 +1097,11 @@ export class RockpointStore extends BaseStore {
    * Options: filter, limit (10), offset (0), query, refreshTtl (true).
    */
   async search(namespacePrefix, options = {}) {
-    checkNamespace(namespacePrefix, { allowEmpty: true, allowReservedRoot: true });
+    checkNamespace(
+      namespacePrefix,
+      { allowEmpty: true, allowReservedRoot: true },
+      "namespacePrefix",
+    );
     const { filter, limit = 10, offset = 0, query, refreshTtl } = options ?? {};
     const op = { namespacePrefix, filter, limit, offset, query };
     if (refreshTtl !== undefined) op.refreshTtl = refreshTtl;
@@ -1132,11 +1141,11 @@ export class RockpointStore extends BaseStore {
     const { prefix, suffix, maxDepth, limit = 100, offset = 0 } = options ?? {};
     const matchConditions = [];
     if (prefix) {
-      checkNamespace(prefix, { allowEmpty: true, allowReservedRoot: true });
+      checkNamespace(prefix, { allowEmpty: true, allowReservedRoot: true }, "prefix");
       matchConditions.push({ matchType: "prefix", path: prefix });
     }
     if (suffix) {
-      checkNamespace(suffix, { allowEmpty: true, allowReservedRoot: true });
+      checkNamespace(suffix, { allowEmpty: true, allowReservedRoot: true }, "suffix");
       matchConditions.push({ matchType: "suffix", path: suffix });
     }
     return (await this.batch([{ matchConditions, maxDepth, limit, offset }]))[0];

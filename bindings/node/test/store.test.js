@@ -126,6 +126,7 @@ describe.each(BACKENDS)("RockpointStore on $name", (backend) => {
         list: [undefined, 1],
         bytes: new Uint8Array([0, 1, 255]),
         custom: { toJSON: () => ({ as: "json" }) },
+        self: { toJSON() { return this; }, kept: 1 },
       });
       const { value } = await store.get(["json"], "k");
       // A Date is kept as its ISO string, as PostgresStore's JSON column
@@ -135,6 +136,7 @@ describe.each(BACKENDS)("RockpointStore on $name", (backend) => {
         list: [null, 1],
         bytes: new Uint8Array([0, 1, 255]),
         custom: { as: "json" },
+        self: { kept: 1 },
       });
       expect(Object.hasOwn(value, "gone")).toBe(false);
     });
@@ -918,6 +920,8 @@ describe.each(BACKENDS)("RockpointStore on $name", (backend) => {
         [() => store.put(["ok"], "k", {}, undefined, { ttl: -1 }), RangeError, /got -1/],
         [() => store.put(["ok"], "k", {}, undefined, { ttl: Infinity }), RangeError, /got Infinity/],
         [() => store.put(["ok"], "k", {}, "title"), TypeError, /index must be an array of field paths/],
+        [() => store.put(undefined, "k", {}), TypeError, /rockpoint: namespace must be an array of strings, got undefined/],
+        [() => store.get("docs", "k"), TypeError, /namespace must be an array of strings, got the string "docs"/],
       ];
       for (const [call, type, message] of cases) {
         const error = await failure(call());
@@ -948,6 +952,8 @@ describe.each(BACKENDS)("RockpointStore on $name", (backend) => {
         [() => store.search(["ok"], { filter: { a: { $foo: 1 } } }), Error, /unsupported operator "\$foo"/],
         [() => store.search(["ok"], { query: 42 }), TypeError, /query must be a string/],
         [() => store.listNamespaces({ maxDepth: 0 }), RangeError, /maxDepth must be an integer >= 1, got 0/],
+        [() => store.search(null), TypeError, /namespacePrefix must be an array of strings, got null/],
+        [() => store.listNamespaces({ prefix: "a" }), TypeError, /prefix must be an array of strings/],
         [() => store.listNamespaces({ limit: -5 }), RangeError, /limit must be an integer >= 0/],
         [
           () => store.batch([{ matchConditions: [{ matchType: "middle", path: ["a"] }], limit: 1, offset: 0 }]),
