@@ -45,7 +45,7 @@ install(FILES
 
 # pkg-config: static libraries list their own dependencies in Libs; shared
 # ones in Libs.private.
-set(ROCKPOINT_PC_LIBS "-lrockpoint_open -lrockpoint_postgres -lrockpoint_jsonl -lrockpoint_sqlite -lrockpoint_rocksdb -lrockpoint_formats -lrockpoint_engine -lrockpoint_serde -lrockpoint_keys -lrockpoint_base")
+set(ROCKPOINT_PC_LIBS "-lrockpoint_store -lrockpoint_open -lrockpoint_postgres -lrockpoint_jsonl -lrockpoint_sqlite -lrockpoint_rocksdb -lrockpoint_formats -lrockpoint_engine -lrockpoint_serde -lrockpoint_keys -lrockpoint_base")
 if(ROCKPOINT_BUILD_RUNTIME)
   set(ROCKPOINT_PC_LIBS "-lrockpoint_runtime ${ROCKPOINT_PC_LIBS}")
 endif()
