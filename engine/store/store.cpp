@@ -20,6 +20,18 @@ using store_internal::ReadContext;
 using store_internal::StoreMutation;
 using store_internal::WriteContext;
 
+namespace {
+
+bool QueriesVectors(const std::vector<StoreOp>& ops) {
+  for (const StoreOp& op : ops) {
+    const auto* search = std::get_if<SearchOp>(&op);
+    if (search != nullptr && search->query) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Store::Front::Front(std::unique_ptr<store_internal::StoreBackend> backend,
                     const StoreOpenOptions& options, std::string name,
                     std::unique_ptr<store_internal::VectorIndex> index)
@@ -59,6 +71,10 @@ Result<std::vector<StoreOpResult>> Store::Front::Batch(
   std::vector<const PutOp*> puts;
   std::vector<ItemAddress> refreshes;
   {
+    std::shared_lock<std::shared_mutex> index_in_step;
+    if (index_ && QueriesVectors(ops)) {
+      index_in_step = std::shared_lock<std::shared_mutex>(commit_mu_);
+    }
     RP_ASSIGN_OR_RETURN(std::unique_ptr<store_internal::StoreReader> reader,
                         backend_->NewReader());
     const ReadContext context{*reader, now, index_.get(), options_.index};
@@ -125,6 +141,8 @@ Status Store::Front::ApplyWrites(const std::vector<const PutOp*>& puts,
 
 Status Store::Front::Commit(const std::vector<StoreMutation>& mutations,
                             bool sync) {
+  std::unique_lock<std::shared_mutex> in_step;
+  if (index_) in_step = std::unique_lock<std::shared_mutex>(commit_mu_);
   RP_RETURN_IF_ERROR(backend_->Write(mutations, sync));
   if (index_) return index_->Apply(mutations);
   return Status::OK();
@@ -139,26 +157,28 @@ Result<uint64_t> Store::Front::SweepExpired() {
   const int64_t now = Now();
   uint64_t total = 0;
   for (;;) {
-    RP_ASSIGN_OR_RETURN(uint64_t removed, SweepOnce(now));
-    total += removed;
-    if (removed < options_.ttl.sweep_batch_size) return total;
+    RP_ASSIGN_OR_RETURN(store_internal::MutationPlan::SweepCount count,
+                        SweepOnce(now));
+    total += count.removed;
+    if (count.entries < options_.ttl.sweep_batch_size) return total;
   }
 }
 
-Result<uint64_t> Store::Front::SweepOnce(int64_t now_us) {
+Result<store_internal::MutationPlan::SweepCount> Store::Front::SweepOnce(
+    int64_t now_us) {
   base::MutexLock lock(&write_mu_);
   RP_ASSIGN_OR_RETURN(std::unique_ptr<store_internal::StoreReader> reader,
                       backend_->NewReader());
   const WriteContext context{*reader, now_us, options_};
   MutationPlan plan(*reader);
-  RP_ASSIGN_OR_RETURN(uint64_t removed,
+  RP_ASSIGN_OR_RETURN(store_internal::MutationPlan::SweepCount count,
                       plan.AddSweep(context, options_.ttl.sweep_batch_size));
   RP_ASSIGN_OR_RETURN(std::vector<StoreMutation> mutations, plan.Finish());
   reader.reset();
   if (!mutations.empty()) {
     RP_RETURN_IF_ERROR(Commit(mutations, options_.sync_writes));
   }
-  return removed;
+  return count;
 }
 
 Result<std::optional<StoreIndexStats>> Store::Front::IndexStats() {

@@ -3,6 +3,8 @@
 // write lock.
 //
 // Thread-safety: calls hold life_mu_ shared and Close holds it exclusive,
+// so Close waits for the calls in flight; commit_mu_ keeps vector queries
+// and their snapshot in step with the index (below);
 // so Close waits for the calls in flight; writes are serialized by
 // write_mu_; the sweeper thread calls SweepExpired like any caller and is
 // stopped before Close takes life_mu_.
@@ -20,6 +22,7 @@
 #include "base/thread_annotations.h"
 #include "engine/store/store_backend.h"
 #include "engine/store/store_layout.h"
+#include "engine/store/store_writes.h"
 #include "engine/store/vector_index.h"
 #include "rockpoint/store.h"
 
@@ -55,7 +58,7 @@ class Store::Front {
   Status ApplyWrites(const std::vector<const PutOp*>& puts,
                      const std::vector<store_internal::ItemAddress>& refreshes,
                      int64_t now_us);
-  Result<uint64_t> SweepOnce(int64_t now_us);
+  Result<store_internal::MutationPlan::SweepCount> SweepOnce(int64_t now_us);
   void StartSweeper();
   void StopSweeper();
   void SweeperLoop();
@@ -66,6 +69,10 @@ class Store::Front {
   const StoreOpenOptions options_;
   const std::string name_;
 
+  // Held exclusive across a backend write and the vector index's update,
+  // and shared by a read phase that queries vectors, from its snapshot to
+  // its last index query: such a read sees the index as of its snapshot.
+  std::shared_mutex commit_mu_;
   std::shared_mutex life_mu_;
   bool closed_ = false;  // guarded by life_mu_.
   base::Mutex write_mu_;

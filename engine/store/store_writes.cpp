@@ -153,8 +153,8 @@ Status MutationPlan::AddRefresh(const WriteContext& context,
   return Status::OK();
 }
 
-Result<uint64_t> MutationPlan::AddSweep(const WriteContext& context,
-                                        size_t limit) {
+Result<MutationPlan::SweepCount> MutationPlan::AddSweep(
+    const WriteContext& context, size_t limit) {
   std::vector<std::string> due;
   RP_RETURN_IF_ERROR(reader_.Scan(StoreFamily::kExpiry, std::string(),
                                   ExpiryUpperBound(context.now_us),
@@ -162,7 +162,7 @@ Result<uint64_t> MutationPlan::AddSweep(const WriteContext& context,
                                     due.emplace_back(key);
                                     return due.size() < limit;
                                   }));
-  uint64_t removed = 0;
+  SweepCount count{due.size(), 0};
   for (std::string& expiry_key : due) {
     RP_ASSIGN_OR_RETURN(auto entry, DecodeExpiryKey(expiry_key));
     auto& [expires_at, address] = entry;
@@ -176,9 +176,9 @@ Result<uint64_t> MutationPlan::AddSweep(const WriteContext& context,
     }
     RP_RETURN_IF_ERROR(
         RemoveStored(address.ns, address.key, *record, /*replaced=*/false));
-    ++removed;
+    ++count.removed;
   }
-  return removed;
+  return count;
 }
 
 Result<std::vector<StoreMutation>> MutationPlan::Finish() {

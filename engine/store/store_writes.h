@@ -38,8 +38,13 @@ class MutationPlan {
   // Restarts the TTL of the stored item at `address` if it still has one
   // and has not expired.
   Status AddRefresh(const WriteContext& context, const ItemAddress& address);
-  // Deletes up to `limit` items expired at context.now_us; how many.
-  Result<uint64_t> AddSweep(const WriteContext& context, size_t limit);
+  struct SweepCount {
+    uint64_t entries = 0;  // expiry entries read (at most the limit)
+    uint64_t removed = 0;  // items deleted
+  };
+  // Deletes the items of up to `limit` expiry entries due at
+  // context.now_us (and entries whose item is gone).
+  Result<SweepCount> AddSweep(const WriteContext& context, size_t limit);
 
   // The mutations, with each touched namespace's new count.
   Result<std::vector<StoreMutation>> Finish();

@@ -272,13 +272,22 @@ std::optional<std::vector<ScoredItem>> VectorIndex::Approximate(
   try {
     auto found = graph_->hnsw.searchKnn(unit.data(), k);
     for (; !found.empty(); found.pop()) {
-      const auto [distance, label] = found.top();
-      const double score = 1.0 - distance;
-      auto [entry, inserted] = best.emplace(slot_item_key_[label], score);
-      if (!inserted) entry->second = std::max(entry->second, score);
+      best.emplace(slot_item_key_[found.top().second], 0.0);
     }
   } catch (const std::exception&) {
     return std::nullopt;
+  }
+  // The graph finds items; each item's score is the best of all its
+  // vectors, scored exactly (the graph may have met only one of them).
+  for (auto& [item_key, score] : best) {
+    const std::string end = RangeEnd(item_key);
+    double item_best = -2;  // below any cosine similarity.
+    for (auto it = slots_.lower_bound(item_key);
+         it != slots_.end() && it->first < end; ++it) {
+      item_best =
+          std::max<double>(item_best, Dot(unit.data(), Row(it->second), dims_));
+    }
+    score = item_best;
   }
   return BestPerItem(best);
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "base/durable_file.h"
 #include "engine/rocksdb/rocksdb_status.h"
@@ -154,7 +155,16 @@ Status CheckFamilies(const std::string& path) {
   std::vector<std::string> names;
   rocksdb::Status listed =
       rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names);
-  if (!listed.ok()) return Status::OK();  // not a database yet.
+  if (!listed.ok()) {
+    // Not a database: only an empty directory may become one.
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error) &&
+        !std::filesystem::is_empty(path, error)) {
+      return Status::InvalidArgument("not a rockpoint item store: " + path +
+                                     " is a directory of other files");
+    }
+    return Status::OK();
+  }
   for (const std::string& name : names) {
     if (name == rocksdb::kDefaultColumnFamilyName ||
         name.rfind("store.", 0) == 0) {
