@@ -1,0 +1,90 @@
+// Store under concurrent use: calls from many threads at once all take
+// effect, and each batch is atomic to readers, whose reads see one
+// consistent snapshot.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/store/store_harness.h"
+#include "rockpoint/store.h"
+
+namespace rockpoint::store_testing {
+namespace {
+
+TEST_CASE("store concurrency: puts from many threads all land") {
+  StoreOpenOptions options;
+  options.sync_writes = false;
+  StoreHarness h(EachBackend(), options);
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 25;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&h, &failures, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        PutOp op = MakePut({"w", std::to_string(t)}, std::to_string(i),
+                           Obj({{"i", i}}));
+        if (!h.store().Put(op).ok()) ++failures;
+        SearchOp search = SearchUnder({"w"});
+        if (!h.store().Search(search).ok()) ++failures;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(failures == 0);
+  CHECK(MustSearch(h.store(), SearchUnder({"w"}, 1000)).size() ==
+        size_t{kThreads * kPerThread});
+  CHECK(NsNames(MustList(h.store(), {})) == "w/0 w/1 w/2 w/3");
+}
+
+TEST_CASE("store concurrency: readers never see half a batch") {
+  StoreOpenOptions options;
+  options.sync_writes = false;
+  StoreHarness h(EachBackend(), options);
+  PutItem(h.store(), {"x"}, "a", Obj({{"n", 0}}));
+  PutItem(h.store(), {"x"}, "b", Obj({{"n", 0}}));
+  std::atomic<bool> done{false};
+  std::atomic<int> torn{0};
+  std::atomic<int> failures{0};
+  std::thread reader([&] {
+    GetOp get_a;
+    get_a.ns = {"x"};
+    get_a.key = "a";
+    GetOp get_b = get_a;
+    get_b.key = "b";
+    while (!done) {
+      Result<std::vector<StoreOpResult>> results =
+          h.store().Batch({get_a, get_b, SearchUnder({"x"})});
+      if (!results.ok()) {
+        ++failures;
+        continue;
+      }
+      const auto& a = std::get<std::optional<StoreItem>>((*results)[0]);
+      const auto& b = std::get<std::optional<StoreItem>>((*results)[1]);
+      const auto& found = std::get<std::vector<StoreItem>>((*results)[2]);
+      if (!a || !b || found.size() != 2 || !(a->value == b->value) ||
+          !(found[0].value == found[1].value) ||
+          !(found[0].value == a->value)) {
+        ++torn;
+      }
+    }
+  });
+  for (int n = 1; n <= 200; ++n) {
+    const Status status = h.store()
+                              .Batch({MakePut({"x"}, "a", Obj({{"n", n}})),
+                                      MakePut({"x"}, "b", Obj({{"n", n}}))})
+                              .status();
+    if (!status.ok()) ++failures;
+  }
+  done = true;
+  reader.join();
+  CHECK(failures == 0);
+  CHECK(torn == 0);
+  CHECK(MustGetItem(h.store(), {"x"}, "b").value == Obj({{"n", 200}}));
+}
+
+}  // namespace
+}  // namespace rockpoint::store_testing
