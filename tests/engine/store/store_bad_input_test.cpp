@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <utility>
@@ -158,7 +159,8 @@ TEST_CASE(
   testing::TempDir dir("store");
   for (const std::string& url :
        {"sqlite:" + dir.Sub("s.db"), "jsonl:" + dir.Sub("s.jsonl"),
-        std::string("postgresql:///db?host=/tmp"), std::string("redis://x")}) {
+        std::string("postgresql:///db?host=/tmp"),
+        std::string("postgres://u@h/db"), "memory:" + dir.Sub("m")}) {
     CAPTURE(url);
     const Status status = OpenStore(url).status();
     CHECK_MESSAGE(status.IsNotSupported(), status.ToString());
@@ -174,6 +176,40 @@ TEST_CASE("store bad input: a bare path is a RocksDB directory") {
   CHECK(opened.value()->name() == "rocksdb:" + dir.Sub("bare"));
   STORE_REQUIRE_OK(opened.value()->Close());
   CHECK(std::filesystem::is_directory(dir.Sub("bare")));
+}
+
+TEST_CASE("store bad input: a directory of other files is not a store") {
+  testing::TempDir dir("store");
+  // An existing empty directory becomes a store.
+  std::filesystem::create_directory(dir.Sub("empty"));
+  Result<std::unique_ptr<Store>> empty =
+      OpenStore("rocksdb:" + dir.Sub("empty"));
+  REQUIRE_MESSAGE(empty.ok(), empty.status().ToString());
+  STORE_REQUIRE_OK(empty.value()->Close());
+  // One holding someone's files does not (store.h: "InvalidArgument for a
+  // directory that is not a rockpoint store"), and is left as it was.
+  std::filesystem::create_directory(dir.Sub("other"));
+  { std::ofstream(dir.Sub("other/notes.txt")) << "not a store"; }
+  STORE_CHECK_INVALID(OpenStore("rocksdb:" + dir.Sub("other")).status());
+  std::string names;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(dir.Sub("other"))) {
+    names += entry.path().filename().string() + " ";
+  }
+  CHECK(names == "notes.txt ");
+  // A file is not a directory.
+  STORE_CHECK_INVALID(
+      OpenStore("rocksdb:" + dir.Sub("other/notes.txt")).status());
+}
+
+TEST_CASE("store bad input: each memory: store is a store of its own") {
+  Result<std::unique_ptr<Store>> first = OpenStore("memory:");
+  Result<std::unique_ptr<Store>> second = OpenStore("memory:");
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  PutItem(*first.value(), {"a"}, "k", Obj());
+  CHECK(GetItem(*first.value(), {"a"}, "k").has_value());
+  CHECK_FALSE(GetItem(*second.value(), {"a"}, "k").has_value());
 }
 
 TEST_CASE("store bad input: invalid TTL options are refused at OpenStore") {

@@ -27,6 +27,7 @@ namespace {
 //   meta {lang en, score 5}, {lang fr, score 2}, "plain", missing, missing
 //   nums missing, [1, 2.0], missing, missing, missing
 //   nul  missing, missing, missing, null, missing
+//   objs missing, missing, [{a: 1.0, b: [1]}], missing, missing
 void PutFilterItems(StoreHarness& h) {
   const Value i1 = Obj({{"n", 1},
                         {"s", "apple"},
@@ -51,7 +52,8 @@ void PutFilterItems(StoreHarness& h) {
                {"b", 1},
                {"k", "c"},
                {"tags", Arr({"x"})},
-               {"meta", "plain"}}));
+               {"meta", "plain"},
+               {"objs", Arr({Obj({{"a", 1.0}, {"b", Arr({1})}})})}}));
   h.clock().Advance(1);
   PutItem(h.store(), {"f"}, "i4",
           Obj({{"n", "1"}, {"s", 3}, {"nul", Value()}}));
@@ -103,13 +105,19 @@ TEST_CASE("store filter: a bool equals no number") {
   CHECK(KeysMatching(h.store(), {{"b", 1.0}}) == "i3");
 }
 
+// The brief's rule, applied to null as to any operand: a missing field
+// never matches, except under $ne, which it always matches.
 TEST_CASE("store filter: null matches a null field, never a missing one") {
   StoreHarness h(EachBackend());
   PutFilterItems(h);
+  // Only i4 has the field "nul" (null); the others have none.
   CHECK(KeysMatching(h.store(), {{"nul", Value()}}) == "i4");
-  // The other items have no field "nul"; a missing field never matches.
+  CHECK(KeysMatching(h.store(), {{"nul", Op("$eq", Value())}}) == "i4");
+  CHECK(KeysMatching(h.store(), {{"nul", Op("$ne", Value())}}) ==
+        "i1 i2 i3 i5");
   CHECK(KeysMatching(h.store(), {{"absent", Value()}}).empty());
-  CHECK(KeysMatching(h.store(), {{"absent", 1}}).empty());
+  CHECK(KeysMatching(h.store(), {{"absent", Op("$ne", Value())}}) ==
+        "i1 i2 i3 i4 i5");
 }
 
 TEST_CASE("store filter: an array is element-wise equality") {
@@ -126,6 +134,13 @@ TEST_CASE("store filter: an array is element-wise equality") {
   // An array is not its element, nor an element the array.
   CHECK(KeysMatching(h.store(), {{"tags", "x"}}) == "i5");
   CHECK(KeysMatching(h.store(), {{"s", Arr({"apple"})}}).empty());
+  // Maps inside arrays compare deeply, numbers as numbers.
+  CHECK(KeysMatching(h.store(),
+                     {{"objs", Arr({Obj({{"a", 1}, {"b", Arr({1.0})}})})}}) ==
+        "i3");
+  CHECK(KeysMatching(h.store(),
+                     {{"objs", Arr({Obj({{"a", 2}, {"b", Arr({1})}})})}})
+            .empty());
 }
 
 TEST_CASE("store filter: operators compare numbers numerically") {

@@ -115,12 +115,12 @@ class StoreHarness {
   const testing::TempDir& dir() const { return dir_; }
   const StoreOpenOptions& options() const { return options_; }
 
-  // Closes the store and opens its directory again with `options` (the
-  // harness clock when they have none). REQUIRES: persistent().
+  // Closes the store (unless dropped) and opens its directory again with
+  // `options` (the harness clock when they have none). REQUIRES:
+  // persistent().
   void Reopen(std::optional<StoreOpenOptions> options = std::nullopt) {
     REQUIRE(persistent());
-    STORE_REQUIRE_OK(store_->Close());
-    store_.reset();
+    Drop();
     if (options) {
       if (!options->clock) options->clock = clock_.AsStoreClock();
       options_ = std::move(*options);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -287,6 +288,55 @@ TEST_CASE("store vectors: vectors of the wrong length are InvalidArgument") {
       MustSearch(h.store(), QueryUnder({"v"}, {1, 0, 0}));
   REQUIRE(found.size() == 1);
   CHECK(found[0].score == doctest::Approx(1.0).epsilon(1e-4));
+}
+
+TEST_CASE("store vectors: a NaN or infinite component is InvalidArgument") {
+  StoreHarness h(EachBackend(), Indexed());
+  const std::string before = Everything(h.store());
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(),
+                          std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity()}) {
+    CAPTURE(bad);
+    STORE_CHECK_INVALID(h.store().Put(MakePut(
+        {"v"}, "k", Obj(), ItemTtl::StoreDefault(), {Vec("f", {1, bad, 0})})));
+    STORE_CHECK_INVALID(
+        h.store().Search(QueryUnder({"v"}, {bad, 0, 0})).status());
+  }
+  CHECK(Everything(h.store()) == before);
+}
+
+TEST_CASE(
+    "store vectors: each item keeps its own vectors, whatever bytes "
+    "its key holds") {
+  using namespace std::string_literals;  // NOLINT: "\0"s keys
+  StoreHarness h(EachBackend(), Indexed());
+  // Keys and labels whose encodings continue one another's bytes.
+  const std::vector<std::pair<Namespace, std::string>> ids = {
+      {{"a"}, "b"},      {{"a"}, "b\0x"s}, {{"a"}, "b\xff"},
+      {{"a", "b"}, "x"}, {{"a\0b"s}, "x"}, {{"a"}, ""},
+  };
+  for (const auto& [ns, key] : ids) {
+    PutItem(h.store(), ns, key, Obj(), ItemTtl::StoreDefault(),
+            {Vec("f", {1, 0, 0})});
+  }
+  // Deleting ("a"):"b" and re-putting ("a"):"" without vectors takes only
+  // their own vectors.
+  STORE_REQUIRE_OK(h.store().Delete({"a"}, "b"));
+  PutItem(h.store(), {"a"}, "", Obj());
+  std::string scored;
+  for (const StoreItem& item :
+       MustSearch(h.store(), QueryUnder({}, {1, 0, 0}))) {
+    if (!item.score) continue;
+    CHECK(*item.score == doctest::Approx(1.0).epsilon(1e-4));
+    scored += ItemName(item.ns, item.key) + " ";
+  }
+  for (const char* expected :
+       {"a:b\\x00x ", "a:b\\xff ", "a/b:x ", "a\\x00b:x "}) {
+    CHECK_MESSAGE(scored.find(expected) != std::string::npos,
+                  expected << " not in " << scored);
+  }
+  CHECK(scored.find("a:b ") == std::string::npos);
+  CHECK(scored.find("a: ") == std::string::npos);
 }
 
 TEST_CASE("store vectors: without an index, vectors are InvalidArgument") {
