@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -84,6 +85,64 @@ TEST_CASE("store concurrency: readers never see half a batch") {
   CHECK(failures == 0);
   CHECK(torn == 0);
   CHECK(MustGetItem(h.store(), {"x"}, "b").value == Obj({{"n", 200}}));
+}
+
+TEST_CASE("store concurrency: a query sees each item with its vectors") {
+  // Every item is put with the vector (1, y) and the value {"y": y}; a
+  // query running beside the puts and deletes must score every item it
+  // returns, and score it by the vector it was put with: the item and its
+  // vectors are one atomic write, and a read sees one snapshot.
+  StoreOpenOptions options;
+  options.sync_writes = false;
+  options.index = StoreIndexOptions{2};
+  StoreHarness h(EachBackend(), options);
+  std::atomic<bool> done{false};
+  std::atomic<int> reads{0};
+  std::atomic<int> unscored{0};
+  std::atomic<int> misscored{0};
+  std::atomic<int> failures{0};
+  std::thread reader([&] {
+    SearchOp op = SearchUnder({"q"}, 1000);
+    op.query = std::vector<float>{1, 0};
+    while (!done) {
+      Result<std::vector<StoreItem>> found = h.store().Search(op);
+      if (!found.ok()) {
+        ++failures;
+        continue;
+      }
+      ++reads;
+      for (const StoreItem& item : *found) {
+        const Value* y = item.value.Find("y");
+        if (!item.score) {
+          ++unscored;
+        } else if (y == nullptr ||
+                   std::abs(*item.score -
+                            1 / std::sqrt(1.0 + y->as_int() * y->as_int())) >
+                       1e-4) {
+          ++misscored;
+        }
+      }
+    }
+  });
+  // Items come and go, so that the reader's few results are often new.
+  for (int i = 0; i < 3000; ++i) {
+    const std::string key = "k" + std::to_string(i % 3);
+    const int y = i % 7;
+    Status status = h.store().Put(
+        MakePut({"q"}, key, Obj({{"y", y}}), ItemTtl::StoreDefault(),
+                {FieldVector{"f", {1, static_cast<float>(y)}}}));
+    if (!status.ok()) ++failures;
+    if (i % 2 == 1) {
+      status = h.store().Delete({"q"}, key);
+      if (!status.ok()) ++failures;
+    }
+  }
+  done = true;
+  reader.join();
+  INFO("searches: " << reads.load());
+  CHECK(failures.load() == 0);
+  CHECK(unscored.load() == 0);
+  CHECK(misscored.load() == 0);
 }
 
 }  // namespace
