@@ -108,6 +108,7 @@ TEST_CASE("store batch: reads see the store as it was before the batch") {
   CHECK(MustGetItem(h.store(), {"new"}, "n").value == Obj({{"v", 3}}));
   CHECK_FALSE(GetItem(h.store(), {"a"}, "doomed").has_value());
   CHECK(NsNames(MustList(h.store(), {})) == "a new");
+  CheckSound(h.store());
 }
 
 TEST_CASE("store batch: the last put to a key wins") {
@@ -132,6 +133,7 @@ TEST_CASE("store batch: the last put to a key wins") {
   CHECK_FALSE(GetItem(h.store(), {"a"}, "fresh").has_value());
   // Two items, not one per put.
   CHECK(MustSearch(h.store(), SearchUnder({"a"})).size() == 2);
+  CheckSound(h.store());
 }
 
 TEST_CASE("store batch: the last put decides a key's TTL and vectors") {
@@ -155,6 +157,7 @@ TEST_CASE("store batch: the last put decides a key's TTL and vectors") {
   REQUIRE(found.size() == 1);
   REQUIRE(found[0].score.has_value());
   CHECK(*found[0].score == doctest::Approx(0.0).epsilon(1e-4));
+  CheckSound(h.store());
 }
 
 TEST_CASE(
@@ -193,6 +196,7 @@ TEST_CASE(
     CHECK_MESSAGE(status.IsInvalidArgument(), status.ToString());
     CHECK(Everything(h.store()) == before);
   }
+  CheckSound(h.store());
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ TEST_CASE("store concurrency: puts from many threads all land") {
   CHECK(MustSearch(h.store(), SearchUnder({"w"}, 1000)).size() ==
         size_t{kThreads * kPerThread});
   CHECK(NsNames(MustList(h.store(), {})) == "w/0 w/1 w/2 w/3");
+  CheckSound(h.store());
 }
 
 TEST_CASE("store concurrency: readers never see half a batch") {
@@ -85,6 +86,7 @@ TEST_CASE("store concurrency: readers never see half a batch") {
   CHECK(failures == 0);
   CHECK(torn == 0);
   CHECK(MustGetItem(h.store(), {"x"}, "b").value == Obj({{"n", 200}}));
+  CheckSound(h.store());
 }
 
 TEST_CASE("store concurrency: a query sees each item with its vectors") {

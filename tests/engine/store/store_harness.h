@@ -289,4 +289,13 @@ inline std::string Everything(Store& store) {
   return out;
 }
 
+// CHECKs that Verify finds the store's families consistent (namespace
+// counts, expiry entries, vectors against items), printing what it finds.
+inline void CheckSound(Store& store) {
+  const StoreVerifyReport report = MustOk(store.Verify());
+  std::string problems;
+  for (const std::string& problem : report.problems) problems += problem + "\n";
+  CHECK_MESSAGE(report.problems.empty(), problems);
+}
+
 }  // namespace rockpoint::store_testing

@@ -66,6 +66,7 @@ TEST_CASE(
   CHECK(item.updated_at_us == kStartUs + 5 * kSecondUs);
   // Still one item.
   CHECK(Names(MustSearch(h.store(), SearchUnder({}))) == "docs:k");
+  CheckSound(h.store());
 }
 
 TEST_CASE("store items: a put of no value deletes the item, as Delete does") {
@@ -81,6 +82,7 @@ TEST_CASE("store items: a put of no value deletes the item, as Delete does") {
   // Search no longer finds them; the untouched item stays.
   CHECK(Names(MustSearch(h.store(), SearchUnder({"a"}))) == "a:k3");
   CHECK(MustGetItem(h.store(), {"a"}, "k3").value == Obj({{"v", 3}}));
+  CheckSound(h.store());
 }
 
 TEST_CASE("store items: an item put again after a delete is a new item") {
@@ -164,6 +166,7 @@ TEST_CASE("store items: keys and labels may hold any bytes") {
     CAPTURE(ItemName(ns, key));
     CHECK(GetItem(h.store(), ns, key).has_value());
   }
+  CheckSound(h.store());
 }
 
 TEST_CASE("store items: a long key is an ordinary key") {

@@ -215,6 +215,7 @@ TEST_CASE("store namespaces: a namespace lasts as long as one of its items") {
   // And it comes back with a new item.
   PutItem(h.store(), {"a", "b"}, "k3", Obj());
   CHECK(NsNames(MustList(h.store(), ListOp())) == "a/b");
+  CheckSound(h.store());
 }
 
 TEST_CASE("store namespaces: labels with separator-like bytes stay apart") {

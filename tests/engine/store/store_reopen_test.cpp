@@ -68,6 +68,7 @@ TEST_CASE("store reopen: items, times, expiries and vectors survive") {
   h.clock().Set(kStartUs);
   CHECK_FALSE(GetItem(h.store(), {"a", "b"}, "k", false).has_value());
   CHECK(NsNames(MustList(h.store(), {})) == "a");
+  CheckSound(h.store());
 }
 
 TEST_CASE("store reopen: a refreshed expiry survives") {
@@ -80,6 +81,7 @@ TEST_CASE("store reopen: a refreshed expiry survives") {
         kStartUs + 18 * kMinuteUs);
   h.clock().AdvanceMinutes(9);  // t0 + 17 min.
   CHECK(GetItem(h.store(), {"a"}, "k", false).has_value());
+  CheckSound(h.store());
 }
 
 TEST_CASE("store reopen: the index dimensions are fixed") {

@@ -121,6 +121,7 @@ TEST_CASE("store ttl: SweepExpired deletes expired items and counts them") {
   }
   CHECK(Names(MustSearch(h.store(), SearchUnder({"gone"}))).empty());
   CHECK(MustSearch(h.store(), SearchUnder({"kept"})).size() == 3);
+  CheckSound(h.store());
 }
 
 TEST_CASE("store ttl: a sweep larger than one batch deletes everything") {
@@ -136,6 +137,7 @@ TEST_CASE("store ttl: a sweep larger than one batch deletes everything") {
   CHECK(MustOk(h.store().SweepExpired()) == 7);
   h.clock().Set(kStartUs);
   CHECK(Names(MustSearch(h.store(), SearchUnder({}))) == "t:stays");
+  CheckSound(h.store());
 }
 
 TEST_CASE("store ttl: StoreDefault takes the store's default TTL") {
@@ -176,6 +178,7 @@ TEST_CASE("store ttl: each put sets the item's TTL anew") {
   CHECK(item.expires_at_us == kStartUs + 3 * kMinuteUs);
   // Still the item created first.
   CHECK(item.created_at_us == kStartUs);
+  CheckSound(h.store());
 }
 
 TEST_CASE("store ttl: a put over an expired item makes a new item") {
@@ -191,6 +194,7 @@ TEST_CASE("store ttl: a put over an expired item makes a new item") {
   // The sweep finds nothing to delete: the new item is not expired.
   CHECK(MustOk(h.store().SweepExpired()) == 0);
   CHECK(Visible(h.store(), {"t"}, "k"));
+  CheckSound(h.store());
 }
 
 TEST_CASE("store ttl: a Get with refresh_ttl restarts the TTL") {
@@ -210,6 +214,7 @@ TEST_CASE("store ttl: a Get with refresh_ttl restarts the TTL") {
   CHECK(MustOk(h.store().SweepExpired()) == 1);
   h.clock().AdvanceMinutes(3);  // t0 + 19 min.
   CHECK_FALSE(Visible(h.store(), {"t"}, "k"));
+  CheckSound(h.store());
 }
 
 TEST_CASE("store ttl: a Search with refresh_ttl restarts what it returns") {

@@ -178,6 +178,7 @@ TEST_CASE("store vectors: a put replaces the vectors, a delete removes them") {
   CHECK(Names(MustSearch(h.store(), QueryUnder({"v"}, {1, 0, 0}))) == "v:ref");
   PutItem(h.store(), {"v"}, "k", Obj({{"v", 5}}));
   CHECK_FALSE(score_of_k({1, 0, 0}).has_value());
+  CheckSound(h.store());
 }
 
 TEST_CASE("store vectors: zero vectors score 0") {
@@ -337,6 +338,7 @@ TEST_CASE(
   }
   CHECK(scored.find("a:b ") == std::string::npos);
   CHECK(scored.find("a: ") == std::string::npos);
+  CheckSound(h.store());
 }
 
 TEST_CASE("store vectors: without an index, vectors are InvalidArgument") {
