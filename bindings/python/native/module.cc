@@ -12,6 +12,7 @@
 #include "native/async_calls.h"
 #include "native/convert.h"
 #include "native/errors.h"
+#include "native/item_store.h"
 #include "native/store.h"
 #include "rockpoint/encryption.h"
 
@@ -62,6 +63,7 @@ std::optional<std::string> KeyFromPy(nb::handle key) {
 
 NB_MODULE(_native, m) {
   rockpoint::py::RegisterErrors();
+  rockpoint::py::RegisterItemStore(m);  // RockpointStore's engine
 
   m.def("validate_retention", &rockpoint::py::ValidatePolicy, nb::arg("spec"));
 

@@ -79,3 +79,46 @@ class Store:
     def kind(self) -> str: ...
     @property
     def writes_inline(self) -> bool: ...
+
+# ItemStore (RockpointStore's engine, native/item_store.h): ops are tuples
+#   ("get", namespace, key, refresh_ttl)
+#   ("put", namespace, key, value | None, [(field, vector)] | None,
+#    "default" | None | minutes)
+#   ("search", namespace_prefix, filter | None, query_vector | None, limit,
+#    offset, refresh_ttl)
+#   ("list", [("prefix" | "suffix", path)] | None, max_depth | None, limit,
+#    offset)
+# Results, one per op: get -> ItemRow | None; put -> None;
+# search -> list[SearchRow]; list -> list[tuple[str, ...]].
+# Times are microseconds since the Unix epoch (UTC).
+ItemRow: TypeAlias = tuple[
+    tuple[str, ...], str, dict[str, Any], int, int, int | None
+]
+SearchRow: TypeAlias = tuple[
+    tuple[str, ...], str, dict[str, Any], int, int, int | None, float | None
+]
+
+class ItemStore:
+    @staticmethod
+    def open(
+        url: str,
+        *,
+        sync_writes: bool = True,
+        read_only: bool = False,
+        create_if_missing: bool = True,
+        dims: int | None = None,
+        default_ttl_minutes: float | None = None,
+        refresh_on_read: bool = True,
+        sweep_interval_minutes: float | None = None,
+        sweep_batch_size: int = 1000,
+    ) -> ItemStore:
+        """url: "rocksdb:PATH", a bare PATH or "memory:"."""
+    def batch(self, ops: Sequence[tuple[Any, ...]], serde: SerializerProtocol) -> list[Any]: ...
+    def sweep(self) -> int: ...
+    def close(self) -> None: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def dims(self) -> int | None: ...
+    @property
+    def name(self) -> str: ...
