@@ -3,7 +3,9 @@ $BUILD_DIR/python/dist, or ROCKPOINT_TEST_WHEEL_DIR) is installed with pip
 into a fresh virtual environment in an empty directory, together with
 langgraph (versions constrained by requirements-dev.txt, from the package
 index; pip's cache makes it quick). A StateGraph runs to its interrupt in one
-process and is resumed in a second one, from a store on disk."""
+process and is resumed in a second one, from a store on disk; its first node
+writes to a RockpointStore (langgraph.store.rockpoint) that the second
+process reads."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ from typing import Annotated, TypedDict
 
 from langgraph.checkpoint.rockpoint import RockpointSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.store.base import BaseStore
+from langgraph.store.rockpoint import RockpointStore
 from langgraph.types import Command, interrupt
 
 
@@ -30,7 +34,8 @@ class State(TypedDict):
     log: Annotated[list[str], operator.add]
 
 
-def start(state: State) -> dict:
+def start(state: State, *, store: BaseStore) -> dict:
+    store.put(("app",), "started", {"by": "start"})
     return {"log": ["start"]}
 
 
@@ -46,13 +51,17 @@ builder.add_edge("start", "ask")
 builder.add_edge("ask", END)
 store, phase = sys.argv[1], sys.argv[2]
 config = {"configurable": {"thread_id": "t"}}
-with RockpointSaver.open(store) as saver:
-    graph = builder.compile(checkpointer=saver)
+with (
+    RockpointSaver.open(store) as saver,
+    RockpointStore.open(store + ".memory") as memory,
+):
+    graph = builder.compile(checkpointer=saver, store=memory)
     if phase == "first":
         graph.invoke({"log": []}, config)
         print("next", list(graph.get_state(config).next))
     else:
-        print("log", graph.invoke(Command(resume="yes"), config)["log"])
+        log = graph.invoke(Command(resume="yes"), config)["log"]
+        print("log", log, memory.get(("app",), "started").value["by"])
 """
 
 
@@ -117,4 +126,4 @@ def test_wheel_installs_and_runs_a_graph_in_an_empty_directory(tmp_path: Path) -
         return done.stdout.strip()
 
     assert run("first") == "next ['ask']"
-    assert run("resume") == "log ['start', 'answer:yes']"
+    assert run("resume") == "log ['start', 'answer:yes'] start"
