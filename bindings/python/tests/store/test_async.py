@@ -230,6 +230,10 @@ async def test_namespace_segment_boundary(store: RockpointStore) -> None:
 
 
 async def test_concurrent_vector_searches(vector_store: VectorStore) -> None:
+    # LangGraph's version also gathers a put, a delete and a put of each key
+    # at once, relying on AsyncBatchedBaseStore folding them into one batch
+    # (the last wins). RockpointStore runs each call as its own batch, so
+    # concurrent writes to one key land in any order: only the puts are kept.
     store = vector_store()
     colors = ["red", "blue", "green", "yellow", "purple"]
     things = ["apple", "car", "house", "book", "phone"]
@@ -369,3 +373,14 @@ async def test_closed_store_raises(store: RockpointStore, method: str) -> None:
             await store.aget(("a",), "k")
         else:
             await store.asearch(("a",))
+
+
+async def test_sync_methods_inside_a_running_loop(store: RockpointStore) -> None:
+    # AsyncSqliteStore refuses its sync methods on the event loop's thread
+    # (InvalidStateError); RockpointStore is one class for both APIs, like
+    # InMemoryStore, and its sync methods work anywhere (they block the
+    # loop for the engine call, as any sync call would).
+    store.put(("sync",), "k", {"v": 1})
+    assert store.get(("sync",), "k").value == {"v": 1}
+    assert (await store.aget(("sync",), "k")).value == {"v": 1}
+    assert store.list_namespaces() == [("sync",)]

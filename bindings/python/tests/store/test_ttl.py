@@ -35,37 +35,37 @@ def test_ttl_basic(make_store: StoreFactory) -> None:
 
 
 def test_ttl_refresh_on_read(make_store: StoreFactory) -> None:
-    store = make_store(ttl={"default_ttl": 1 * SECOND, "refresh_on_read": True})
+    store = make_store(ttl={"default_ttl": 2 * SECOND, "refresh_on_read": True})
     store.put(("test",), "item1", {"value": "test"})
-    time.sleep(0.5)
+    time.sleep(1.0)
     assert store.sweep_ttl() == 0
     assert store.get(("test",), "item1", refresh_ttl=True) is not None
-    time.sleep(0.6)  # 1.1 s after the put, 0.6 s after the refresh
+    time.sleep(1.2)  # 2.2 s after the put, 1.2 s after the refresh
     assert store.sweep_ttl() == 0
     assert store.get(("test",), "item1") is not None  # refreshes again
-    time.sleep(1.5)
+    time.sleep(2.5)
     assert store.sweep_ttl() == 1
     assert store.get(("test",), "item1") is None
 
 
 def test_read_without_refresh(make_store: StoreFactory) -> None:
-    store = make_store(ttl={"default_ttl": 1 * SECOND, "refresh_on_read": True})
+    store = make_store(ttl={"default_ttl": 2 * SECOND, "refresh_on_read": True})
     store.put(("test",), "item1", {"value": "test"})
-    time.sleep(0.6)
+    time.sleep(1.0)
     assert store.get(("test",), "item1", refresh_ttl=False) is not None
     assert store.search(("test",), refresh_ttl=False)
-    time.sleep(0.6)
+    time.sleep(1.2)
     assert store.get(("test",), "item1", refresh_ttl=False) is None
 
 
 def test_refresh_on_read_off_by_default_in_config(make_store: StoreFactory) -> None:
     # ttl={"refresh_on_read": False}: reads never refresh (refresh_ttl=None
     # follows the config), as SqliteStore.
-    store = make_store(ttl={"default_ttl": 1 * SECOND, "refresh_on_read": False})
+    store = make_store(ttl={"default_ttl": 2 * SECOND, "refresh_on_read": False})
     store.put(("test",), "item1", {"value": "test"})
-    time.sleep(0.6)
+    time.sleep(1.0)
     assert store.get(("test",), "item1") is not None
-    time.sleep(0.6)
+    time.sleep(1.2)
     assert store.get(("test",), "item1") is None
 
 
@@ -159,31 +159,31 @@ def test_search_with_ttl(make_store: StoreFactory) -> None:
 
 
 def test_search_refreshes_what_it_returns(make_store: StoreFactory) -> None:
-    store = make_store(ttl={"default_ttl": 2 * SECOND, "refresh_on_read": True})
+    store = make_store(ttl={"default_ttl": 3 * SECOND, "refresh_on_read": True})
     namespace = ("docs", "user1")
     store.put(namespace, "item1", {"text": "content1", "id": 1})
     store.put(namespace, "item2", {"text": "content2", "id": 2})
     time.sleep(1.5)
     found = store.search(namespace, filter={"id": 1}, refresh_ttl=True)
     assert [r.key for r in found] == ["item1"]
-    time.sleep(1.0)  # 2.5 s: item2 expired, item1 refreshed at 1.5 s
+    time.sleep(1.8)  # 3.3 s: item2 expired, item1 refreshed at 1.5 s
     assert store.sweep_ttl() == 1
     assert store.get(namespace, "item1", refresh_ttl=False) is not None
     assert store.get(namespace, "item2", refresh_ttl=False) is None
-    time.sleep(1.2)  # 3.7 s: item1 expired at 3.5 s
+    time.sleep(1.5)  # 4.8 s: item1 expired at 4.5 s
     assert store.get(namespace, "item1", refresh_ttl=False) is None
 
 
 def test_put_restarts_the_ttl(make_store: StoreFactory) -> None:
-    store = make_store(ttl={"default_ttl": 1 * SECOND, "refresh_on_read": False})
+    store = make_store(ttl={"default_ttl": 2 * SECOND, "refresh_on_read": False})
     store.put(("t",), "k", {"v": 1})
-    time.sleep(0.6)
+    time.sleep(1.2)
     store.put(("t",), "k", {"v": 2})
-    time.sleep(0.6)
+    time.sleep(1.2)  # 2.4 s after the first put, 1.2 s after the second
     assert store.get(("t",), "k").value == {"v": 2}
     # ttl=None on a later put makes it permanent.
     store.put(("t",), "k", {"v": 3}, ttl=None)
-    time.sleep(1.2)
+    time.sleep(2.2)
     assert store.get(("t",), "k").value == {"v": 3}
 
 
@@ -224,13 +224,13 @@ async def test_async_ttl_basic(make_store: StoreFactory) -> None:
 
 
 async def test_async_ttl_refresh(make_store: StoreFactory) -> None:
-    store = make_store(ttl={"default_ttl": 1 * SECOND, "refresh_on_read": True})
+    store = make_store(ttl={"default_ttl": 2 * SECOND, "refresh_on_read": True})
     await store.aput(("test",), "item1", {"value": "test"})
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(1.0)
     assert await store.aget(("test",), "item1", refresh_ttl=True) is not None
-    await asyncio.sleep(0.6)
+    await asyncio.sleep(1.2)
     assert await store.aget(("test",), "item1") is not None
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(2.5)
     assert await store.aget(("test",), "item1") is None
 
 
