@@ -32,7 +32,15 @@ std::shared_ptr<ItemStore> ItemStore::Open(const ItemStoreOptions& options) {
   open.ttl.refresh_on_read = options.refresh_on_read;
   open.ttl.sweep_interval_minutes = options.sweep_interval_minutes;
   open.ttl.sweep_batch_size = options.sweep_batch_size;
-  if (options.dims) open.index = StoreIndexOptions{*options.dims};
+  if (options.dims) {
+    StoreIndexOptions index;
+    index.dims = *options.dims;
+    index.exact_search_max_vectors = options.exact_search_max_vectors;
+    index.hnsw_links = options.hnsw_links;
+    index.hnsw_build_candidates = options.hnsw_build_candidates;
+    index.hnsw_search_candidates = options.hnsw_search_candidates;
+    open.index = index;
+  }
   Result<std::unique_ptr<Store>> opened = [&] {
     nb::gil_scoped_release release;
     return OpenStore(options.url, open);
@@ -70,6 +78,24 @@ uint64_t ItemStore::Sweep() {
   }();
   ThrowIfError(out.status());
   return *out;
+}
+
+nb::object ItemStore::IndexStats() {
+  Result<std::optional<StoreIndexStats>> out = [&] {
+    nb::gil_scoped_release release;
+    std::shared_lock lock(mu_);
+    if (!store_) {
+      return Result<std::optional<StoreIndexStats>>(
+          Status::Aborted("store is closed"));
+    }
+    return store_->IndexStats();
+  }();
+  ThrowIfError(out.status());
+  if (!out->has_value()) return nb::none();
+  nb::dict stats;
+  stats["vectors"] = nb::steal(PyLong_FromUnsignedLongLong((*out)->vectors));
+  stats["approximate_ready"] = nb::bool_((*out)->approximate_ready);
+  return stats;
 }
 
 void ItemStore::Close() {
@@ -113,6 +139,8 @@ void RegisterItemStore(nb::module_& m) {
           "open",
           [](const std::string& url, bool sync_writes, bool read_only,
              bool create_if_missing, std::optional<size_t> dims,
+             size_t exact_search_max_vectors, size_t hnsw_links,
+             size_t hnsw_build_candidates, size_t hnsw_search_candidates,
              nb::handle default_ttl_minutes, bool refresh_on_read,
              nb::handle sweep_interval_minutes, size_t sweep_batch_size) {
             ItemStoreOptions options;
@@ -121,6 +149,10 @@ void RegisterItemStore(nb::module_& m) {
             options.read_only = read_only;
             options.create_if_missing = create_if_missing;
             options.dims = dims;
+            options.exact_search_max_vectors = exact_search_max_vectors;
+            options.hnsw_links = hnsw_links;
+            options.hnsw_build_candidates = hnsw_build_candidates;
+            options.hnsw_search_candidates = hnsw_search_candidates;
             options.default_ttl_minutes =
                 MinutesFromPy(default_ttl_minutes, "default_ttl_minutes");
             options.refresh_on_read = refresh_on_read;
@@ -132,12 +164,16 @@ void RegisterItemStore(nb::module_& m) {
           nb::arg("url"), nb::kw_only(), nb::arg("sync_writes") = true,
           nb::arg("read_only") = false, nb::arg("create_if_missing") = true,
           nb::arg("dims").none() = nb::none(),
+          nb::arg("exact_search_max_vectors") = 20'000,
+          nb::arg("hnsw_links") = 16, nb::arg("hnsw_build_candidates") = 100,
+          nb::arg("hnsw_search_candidates") = 64,
           nb::arg("default_ttl_minutes").none() = nb::none(),
           nb::arg("refresh_on_read") = true,
           nb::arg("sweep_interval_minutes").none() = nb::none(),
           nb::arg("sweep_batch_size") = 1000)
       .def("batch", &ItemStore::Batch, nb::arg("ops"), nb::arg("serde"))
       .def("sweep", &ItemStore::Sweep)
+      .def("index_stats", &ItemStore::IndexStats)
       .def("close", &ItemStore::Close)
       .def_prop_ro("closed", &ItemStore::closed)
       .def_prop_ro("dims", &ItemStore::dims)

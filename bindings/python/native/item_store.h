@@ -33,7 +33,8 @@
 // failed batch changes nothing.
 //
 // Thread-safety: any number of Python threads may call one ItemStore; the
-// GIL is released around every engine call (open, batch, sweep, close).
+// GIL is released around every engine call (open, batch, sweep, index_stats,
+// close).
 // close() waits for the calls in flight, then closes the store (stopping
 // its sweeper and releasing the RocksDB lock); later calls raise
 // ClosedError. close() is idempotent.
@@ -61,6 +62,11 @@ struct ItemStoreOptions {
   bool read_only = false;
   bool create_if_missing = true;
   std::optional<size_t> dims;
+  // StoreIndexOptions' search settings (with dims only).
+  size_t exact_search_max_vectors = 20'000;
+  size_t hnsw_links = 16;
+  size_t hnsw_build_candidates = 100;
+  size_t hnsw_search_candidates = 64;
   std::optional<double> default_ttl_minutes;
   bool refresh_on_read = true;
   std::optional<double> sweep_interval_minutes;
@@ -80,6 +86,9 @@ class ItemStore {
   nb::list Batch(nb::handle ops, nb::handle serde);
   // Store::SweepExpired: deletes every expired item; how many.
   uint64_t Sweep();
+  // Store::IndexStats: None without an index, else {"vectors": int,
+  // "approximate_ready": bool}.
+  nb::object IndexStats();
   void Close();
 
   bool closed();

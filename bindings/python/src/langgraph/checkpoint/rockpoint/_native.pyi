@@ -107,6 +107,10 @@ class ItemStore:
         read_only: bool = False,
         create_if_missing: bool = True,
         dims: int | None = None,
+        exact_search_max_vectors: int = 20000,
+        hnsw_links: int = 16,
+        hnsw_build_candidates: int = 100,
+        hnsw_search_candidates: int = 64,
         default_ttl_minutes: float | None = None,
         refresh_on_read: bool = True,
         sweep_interval_minutes: float | None = None,
@@ -115,6 +119,8 @@ class ItemStore:
         """url: "rocksdb:PATH", a bare PATH or "memory:"."""
     def batch(self, ops: Sequence[tuple[Any, ...]], serde: SerializerProtocol) -> list[Any]: ...
     def sweep(self) -> int: ...
+    def index_stats(self) -> dict[str, Any] | None:
+        """{"vectors": int, "approximate_ready": bool}; None without an index."""
     def close(self) -> None: ...
     @property
     def closed(self) -> bool: ...

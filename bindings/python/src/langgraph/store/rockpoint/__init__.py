@@ -10,6 +10,10 @@ Like ``langgraph.store.sqlite``, from the ``langgraph-checkpoint-rockpoint``
 distribution (its engine is ``langgraph.checkpoint.rockpoint._native``).
 """
 
-from langgraph.store.rockpoint.base import RockpointStore
+from langgraph.store.rockpoint.base import (
+    RockpointANNConfig,
+    RockpointIndexConfig,
+    RockpointStore,
+)
 
-__all__ = ["RockpointStore"]
+__all__ = ["RockpointANNConfig", "RockpointIndexConfig", "RockpointStore"]

@@ -27,7 +27,7 @@ import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from langchain_core.embeddings import Embeddings
 from langgraph.checkpoint.serde.base import SerializerProtocol
@@ -66,6 +66,27 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _WORKERS = 8
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+class RockpointANNConfig(TypedDict, total=False):
+    """How the engine answers vector queries (index["ann_index_config"], as
+    PostgresStore's key). Exact search over the prefix while the store holds
+    at most ``exact_search_max_vectors`` (20,000) vectors; above it an HNSW
+    graph built in the background (``m`` 16, ``ef_construction`` 100,
+    ``ef_search`` 64). ``kind="flat"``: always exact."""
+
+    kind: Literal["hnsw", "flat"]
+    m: int
+    ef_construction: int
+    ef_search: int
+    exact_search_max_vectors: int
+
+
+class RockpointIndexConfig(IndexConfig, total=False):
+    """LangGraph's IndexConfig (``dims``, ``embed``, ``fields``), and the
+    engine's vector search settings."""
+
+    ann_index_config: RockpointANNConfig
 
 
 def _time(micros: int) -> datetime:
@@ -136,6 +157,50 @@ def _namespace(namespace: Any, what: str = "namespace") -> tuple[str, ...]:
     if isinstance(namespace, list):
         return tuple(namespace)
     raise TypeError(f"{what} must be a tuple of str, not {type(namespace).__name__}")
+
+
+# ann_index_config's keys -> ItemStore.open's arguments.
+_ANN_KEYS = {
+    "m": "hnsw_links",
+    "ef_construction": "hnsw_build_candidates",
+    "ef_search": "hnsw_search_candidates",
+    "exact_search_max_vectors": "exact_search_max_vectors",
+}
+# "flat": never approximate (the engine's size_t maximum).
+_NEVER = 2**64 - 1
+
+
+def _ann_options(index: Mapping[str, Any] | None) -> dict[str, int]:
+    """The engine's vector search settings from index["ann_index_config"]
+    (PostgresStore's key): {"kind": "hnsw" (default) or "flat", "m",
+    "ef_construction", "ef_search", "exact_search_max_vectors"}."""
+    if not index or index.get("ann_index_config") is None:
+        return {}
+    config = index["ann_index_config"]
+    if not isinstance(config, Mapping):
+        raise TypeError("index['ann_index_config'] must be a dict")
+    config = dict(config)
+    kind = config.pop("kind", "hnsw")
+    if kind not in ("hnsw", "flat"):
+        raise ValueError(
+            f"index['ann_index_config']['kind'] must be 'hnsw' or 'flat', got {kind!r}"
+        )
+    unknown = sorted(set(config) - set(_ANN_KEYS))
+    if unknown:
+        raise ValueError(
+            f"index['ann_index_config'] has unknown keys {unknown} (known: "
+            f"kind, {', '.join(_ANN_KEYS)})"
+        )
+    options: dict[str, int] = {}
+    for key, value in config.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ValueError(
+                f"index['ann_index_config'][{key!r}] must be an int > 0, got {value!r}"
+            )
+        options[_ANN_KEYS[key]] = value
+    if kind == "flat":
+        options["exact_search_max_vectors"] = _NEVER
+    return options
 
 
 def _unstorable(namespace: tuple[str, ...]) -> bool:
@@ -244,7 +309,7 @@ class RockpointStore(BaseStore):
         cls,
         path: str | os.PathLike[str],
         *,
-        index: IndexConfig | None = None,
+        index: RockpointIndexConfig | IndexConfig | None = None,
         ttl: TTLConfig | None = None,
         sync_writes: bool = True,
         read_only: bool = False,
@@ -280,7 +345,10 @@ class RockpointStore(BaseStore):
 
     @classmethod
     def memory(
-        cls, *, index: IndexConfig | None = None, ttl: TTLConfig | None = None
+        cls,
+        *,
+        index: RockpointIndexConfig | IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
     ) -> RockpointStore:
         """A store in process memory (the engine's memory backend)."""
         return cls._open("memory:", MEMORY, index, ttl, False, False, True)
@@ -298,6 +366,7 @@ class RockpointStore(BaseStore):
     ) -> RockpointStore:
         ttl_config = _check_ttl_config(ttl)
         index_config, embeddings, dims = _check_index_config(index)
+        ann_options = _ann_options(index_config)
         ttl_options = ttl_config or {}
         native = _native.ItemStore.open(
             url,
@@ -307,6 +376,7 @@ class RockpointStore(BaseStore):
             dims=dims,
             default_ttl_minutes=ttl_options.get("default_ttl"),
             refresh_on_read=ttl_options.get("refresh_on_read", True),
+            **ann_options,
         )
         return cls(
             native,
@@ -583,6 +653,13 @@ class RockpointStore(BaseStore):
                 results.append(None)
         return results
 
+    def index_stats(self) -> dict[str, Any] | None:
+        """The engine's vector index: {"vectors": how many it holds,
+        "approximate_ready": whether its HNSW graph answers queries (built
+        in the background once vectors exceed exact_search_max_vectors)};
+        None without an index."""
+        return self._native.index_stats()
+
     # ---- TTL ---------------------------------------------------------------
 
     def sweep_ttl(self) -> int:
@@ -669,4 +746,4 @@ class RockpointStore(BaseStore):
         return True
 
 
-__all__ = ["RockpointStore"]
+__all__ = ["RockpointANNConfig", "RockpointIndexConfig", "RockpointStore"]
