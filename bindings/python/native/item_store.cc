@@ -35,10 +35,16 @@ std::shared_ptr<ItemStore> ItemStore::Open(const ItemStoreOptions& options) {
   if (options.dims) {
     StoreIndexOptions index;
     index.dims = *options.dims;
-    index.exact_search_max_vectors = options.exact_search_max_vectors;
-    index.hnsw_links = options.hnsw_links;
-    index.hnsw_build_candidates = options.hnsw_build_candidates;
-    index.hnsw_search_candidates = options.hnsw_search_candidates;
+    if (options.exact_search_max_vectors) {
+      index.exact_search_max_vectors = *options.exact_search_max_vectors;
+    }
+    if (options.hnsw_links) index.hnsw_links = *options.hnsw_links;
+    if (options.hnsw_build_candidates) {
+      index.hnsw_build_candidates = *options.hnsw_build_candidates;
+    }
+    if (options.hnsw_search_candidates) {
+      index.hnsw_search_candidates = *options.hnsw_search_candidates;
+    }
     open.index = index;
   }
   Result<std::unique_ptr<Store>> opened = [&] {
@@ -139,8 +145,10 @@ void RegisterItemStore(nb::module_& m) {
           "open",
           [](const std::string& url, bool sync_writes, bool read_only,
              bool create_if_missing, std::optional<size_t> dims,
-             size_t exact_search_max_vectors, size_t hnsw_links,
-             size_t hnsw_build_candidates, size_t hnsw_search_candidates,
+             std::optional<size_t> exact_search_max_vectors,
+             std::optional<size_t> hnsw_links,
+             std::optional<size_t> hnsw_build_candidates,
+             std::optional<size_t> hnsw_search_candidates,
              nb::handle default_ttl_minutes, bool refresh_on_read,
              nb::handle sweep_interval_minutes, size_t sweep_batch_size) {
             ItemStoreOptions options;
@@ -164,9 +172,10 @@ void RegisterItemStore(nb::module_& m) {
           nb::arg("url"), nb::kw_only(), nb::arg("sync_writes") = true,
           nb::arg("read_only") = false, nb::arg("create_if_missing") = true,
           nb::arg("dims").none() = nb::none(),
-          nb::arg("exact_search_max_vectors") = 20'000,
-          nb::arg("hnsw_links") = 16, nb::arg("hnsw_build_candidates") = 100,
-          nb::arg("hnsw_search_candidates") = 64,
+          nb::arg("exact_search_max_vectors").none() = nb::none(),
+          nb::arg("hnsw_links").none() = nb::none(),
+          nb::arg("hnsw_build_candidates").none() = nb::none(),
+          nb::arg("hnsw_search_candidates").none() = nb::none(),
           nb::arg("default_ttl_minutes").none() = nb::none(),
           nb::arg("refresh_on_read") = true,
           nb::arg("sweep_interval_minutes").none() = nb::none(),

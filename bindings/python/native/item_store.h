@@ -62,11 +62,12 @@ struct ItemStoreOptions {
   bool read_only = false;
   bool create_if_missing = true;
   std::optional<size_t> dims;
-  // StoreIndexOptions' search settings (with dims only).
-  size_t exact_search_max_vectors = 20'000;
-  size_t hnsw_links = 16;
-  size_t hnsw_build_candidates = 100;
-  size_t hnsw_search_candidates = 64;
+  // StoreIndexOptions' search settings (with dims only); nullopt: the
+  // engine's default.
+  std::optional<size_t> exact_search_max_vectors;
+  std::optional<size_t> hnsw_links;
+  std::optional<size_t> hnsw_build_candidates;
+  std::optional<size_t> hnsw_search_candidates;
   std::optional<double> default_ttl_minutes;
   bool refresh_on_read = true;
   std::optional<double> sweep_interval_minutes;

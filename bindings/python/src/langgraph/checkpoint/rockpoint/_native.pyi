@@ -107,16 +107,17 @@ class ItemStore:
         read_only: bool = False,
         create_if_missing: bool = True,
         dims: int | None = None,
-        exact_search_max_vectors: int = 20000,
-        hnsw_links: int = 16,
-        hnsw_build_candidates: int = 100,
-        hnsw_search_candidates: int = 64,
+        exact_search_max_vectors: int | None = None,
+        hnsw_links: int | None = None,
+        hnsw_build_candidates: int | None = None,
+        hnsw_search_candidates: int | None = None,
         default_ttl_minutes: float | None = None,
         refresh_on_read: bool = True,
         sweep_interval_minutes: float | None = None,
         sweep_batch_size: int = 1000,
     ) -> ItemStore:
-        """url: "rocksdb:PATH", a bare PATH or "memory:"."""
+        """url: "rocksdb:PATH", a bare PATH or "memory:". The index settings
+        (with dims only): None keeps the engine's default."""
     def batch(self, ops: Sequence[tuple[Any, ...]], serde: SerializerProtocol) -> list[Any]: ...
     def sweep(self) -> int: ...
     def index_stats(self) -> dict[str, Any] | None:

@@ -71,9 +71,10 @@ _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 class RockpointANNConfig(TypedDict, total=False):
     """How the engine answers vector queries (index["ann_index_config"], as
     PostgresStore's key). Exact search over the prefix while the store holds
-    at most ``exact_search_max_vectors`` (20,000) vectors; above it an HNSW
-    graph built in the background (``m`` 16, ``ef_construction`` 100,
-    ``ef_search`` 64). ``kind="flat"``: always exact."""
+    at most ``exact_search_max_vectors`` vectors; above it an HNSW graph
+    built in the background (``m`` links per node, ``ef_construction`` and
+    ``ef_search`` candidates). A key left out keeps the engine's default
+    (docs/STORE.md). ``kind="flat"``: always exact."""
 
     kind: Literal["hnsw", "flat"]
     m: int
