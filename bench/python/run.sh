@@ -30,6 +30,15 @@ if [ -z "$(pg_bin)" ]; then
 fi
 PG_BIN="$(pg_bin)"
 
+# SqliteStore's vector search loads the sqlite-vec extension, which needs a
+# Python whose sqlite3 can load extensions. The stores bench uses Debian's
+# python3 (its own venv in build/bench-stores) when the default one cannot.
+if [ "${1:-}" = stores ] && ! "${PYTHON:-python3}" -c \
+    'import sqlite3; sqlite3.connect(":memory:").enable_load_extension' \
+    2>/dev/null; then
+  echo "bench/python: using /usr/bin/python3 (sqlite3 with extensions)" >&2
+  export PYTHON=/usr/bin/python3 BUILD_DIR="$ROOT/build/bench-stores"
+fi
 PY="$("$ROOT/bindings/python/venv.sh")"
 
 WORK="$(mktemp -d /tmp/rockpoint-pybench.XXXXXX)"

@@ -60,8 +60,8 @@ bool BoolAt(const Napi::Object& object, const char* key,
   Napi::Value value = object.Get(key);
   if (Absent(value)) return fallback;
   if (!value.IsBoolean()) {
-    Throw(object.Env(), field + "." + key + " must be a boolean, got " +
-                            KindOf(value));
+    Throw(object.Env(),
+          field + "." + key + " must be a boolean, got " + KindOf(value));
   }
   return value.As<Napi::Boolean>().Value();
 }
@@ -85,8 +85,7 @@ size_t CountAt(const Napi::Object& object, const char* key,
   if (!number) return fallback;
   const double d = *number;
   if (!(d >= 0) || std::trunc(d) != d || d > kMaxSafeInteger) {
-    Throw(object.Env(), field + "." + key +
-                            " must be an integer >= 0, got " +
+    Throw(object.Env(), field + "." + key + " must be an integer >= 0, got " +
                             std::to_string(d));
   }
   return static_cast<size_t>(d);
@@ -94,15 +93,14 @@ size_t CountAt(const Napi::Object& object, const char* key,
 
 Namespace NamespaceAt(const Napi::Value& value, const std::string& field) {
   if (!value.IsArray()) {
-    Throw(value.Env(), field + " must be an array of strings, got " +
-                           KindOf(value));
+    Throw(value.Env(),
+          field + " must be an array of strings, got " + KindOf(value));
   }
   auto array = value.As<Napi::Array>();
   Namespace ns;
   ns.reserve(array.Length());
   for (uint32_t i = 0; i < array.Length(); ++i) {
-    ns.push_back(
-        StringAt(array.Get(i), field + "[" + std::to_string(i) + "]"));
+    ns.push_back(StringAt(array.Get(i), field + "[" + std::to_string(i) + "]"));
   }
   return ns;
 }
@@ -117,8 +115,10 @@ std::vector<float> VectorAt(const Napi::Value& value,
     return out;
   }
   if (!value.IsArray()) {
-    Throw(value.Env(), field + " must be a Float32Array or an array of "
-                               "numbers, got " + KindOf(value));
+    Throw(value.Env(), field +
+                           " must be a Float32Array or an array of "
+                           "numbers, got " +
+                           KindOf(value));
   }
   auto array = value.As<Napi::Array>();
   out.reserve(array.Length());
@@ -158,8 +158,8 @@ PutOp PutFromJs(const Napi::Object& op, const std::string& field) {
   Napi::Value vectors = op.Get("vectors");
   if (!Absent(vectors)) {
     if (!vectors.IsArray()) {
-      Throw(op.Env(), field + ".vectors must be an array, got " +
-                          KindOf(vectors));
+      Throw(op.Env(),
+            field + ".vectors must be an array, got " + KindOf(vectors));
     }
     auto list = vectors.As<Napi::Array>();
     for (uint32_t i = 0; i < list.Length(); ++i) {
@@ -208,8 +208,8 @@ ListNamespacesOp ListFromJs(const Napi::Object& op, const std::string& field) {
   Napi::Value conditions = op.Get("conditions");
   if (!Absent(conditions)) {
     if (!conditions.IsArray()) {
-      Throw(op.Env(), field + ".conditions must be an array, got " +
-                          KindOf(conditions));
+      Throw(op.Env(),
+            field + ".conditions must be an array, got " + KindOf(conditions));
     }
     auto array = conditions.As<Napi::Array>();
     for (uint32_t i = 0; i < array.Length(); ++i) {
@@ -223,8 +223,10 @@ ListNamespacesOp ListFromJs(const Napi::Object& op, const std::string& field) {
       } else if (type == "suffix") {
         out.match = NamespaceMatch::kSuffix;
       } else {
-        Throw(op.Env(), at + ".matchType must be \"prefix\" or \"suffix\", "
-                             "got \"" + type + "\"");
+        Throw(op.Env(), at +
+                            ".matchType must be \"prefix\" or \"suffix\", "
+                            "got \"" +
+                            type + "\"");
       }
       out.path = NamespaceAt(condition.Get("path"), at + ".path");
       list.conditions.push_back(std::move(out));
@@ -257,8 +259,8 @@ Napi::Object ItemToJs(Napi::Env env, const StoreItem& item, bool with_score) {
   out.Set("updatedAt",
           Napi::Number::New(env, static_cast<double>(item.updated_at_us)));
   if (with_score) {
-    out.Set("score", item.score ? Napi::Number::New(env, *item.score)
-                                : env.Undefined());
+    out.Set("score",
+            item.score ? Napi::Number::New(env, *item.score) : env.Undefined());
   }
   return out;
 }
@@ -281,10 +283,10 @@ StoreOpenOptions StoreOptionsFromJs(const Napi::Value& value) {
     index.exact_search_max_vectors = CountAt(
         object, "exactSearchMaxVectors", field, index.exact_search_max_vectors);
     index.hnsw_links = CountAt(object, "hnswLinks", field, index.hnsw_links);
-    index.hnsw_build_candidates = CountAt(
-        object, "hnswBuildCandidates", field, index.hnsw_build_candidates);
-    index.hnsw_search_candidates = CountAt(
-        object, "hnswSearchCandidates", field, index.hnsw_search_candidates);
+    index.hnsw_build_candidates = CountAt(object, "hnswBuildCandidates", field,
+                                          index.hnsw_build_candidates);
+    index.hnsw_search_candidates = CountAt(object, "hnswSearchCandidates",
+                                           field, index.hnsw_search_candidates);
     options.index = index;
   }
   Napi::Value ttl_value = object.Get("ttl");
@@ -301,8 +303,8 @@ StoreOpenOptions StoreOptionsFromJs(const Napi::Value& value) {
 
 std::vector<StoreOp> StoreOpsFromJs(const Napi::Value& value) {
   if (!value.IsArray()) {
-    Throw(value.Env(), std::string("ops must be an array, got ") +
-                           KindOf(value));
+    Throw(value.Env(),
+          std::string("ops must be an array, got ") + KindOf(value));
   }
   auto array = value.As<Napi::Array>();
   std::vector<StoreOp> ops;
@@ -320,8 +322,10 @@ std::vector<StoreOp> StoreOpsFromJs(const Napi::Value& value) {
     } else if (kind == "list") {
       ops.emplace_back(ListFromJs(op, field));
     } else {
-      Throw(op.Env(), field + ".kind must be \"get\", \"put\", \"search\" or "
-                              "\"list\", got \"" + kind + "\"");
+      Throw(op.Env(), field +
+                          ".kind must be \"get\", \"put\", \"search\" or "
+                          "\"list\", got \"" +
+                          kind + "\"");
     }
   }
   return ops;
@@ -335,7 +339,8 @@ Napi::Value StoreResultsToJs(Napi::Env env,
     Napi::Value js = env.Undefined();
     if (const auto* item = std::get_if<std::optional<StoreItem>>(&result)) {
       js = *item ? Napi::Value(ItemToJs(env, **item, false)) : env.Null();
-    } else if (const auto* items = std::get_if<std::vector<StoreItem>>(&result)) {
+    } else if (const auto* items =
+                   std::get_if<std::vector<StoreItem>>(&result)) {
       Napi::Array list = Napi::Array::New(env, items->size());
       for (size_t j = 0; j < items->size(); ++j) {
         list.Set(static_cast<uint32_t>(j), ItemToJs(env, (*items)[j], true));
@@ -345,7 +350,8 @@ Napi::Value StoreResultsToJs(Napi::Env env,
                    std::get_if<std::vector<Namespace>>(&result)) {
       Napi::Array list = Napi::Array::New(env, namespaces->size());
       for (size_t j = 0; j < namespaces->size(); ++j) {
-        list.Set(static_cast<uint32_t>(j), NamespaceToJs(env, (*namespaces)[j]));
+        list.Set(static_cast<uint32_t>(j),
+                 NamespaceToJs(env, (*namespaces)[j]));
       }
       js = list;
     }
@@ -358,8 +364,10 @@ Napi::Value IndexStatsToJs(Napi::Env env,
                            const std::optional<StoreIndexStats>& stats) {
   if (!stats) return env.Null();
   Napi::Object out = Napi::Object::New(env);
-  out.Set("vectors", Napi::Number::New(env, static_cast<double>(stats->vectors)));
-  out.Set("approximateReady", Napi::Boolean::New(env, stats->approximate_ready));
+  out.Set("vectors",
+          Napi::Number::New(env, static_cast<double>(stats->vectors)));
+  out.Set("approximateReady",
+          Napi::Boolean::New(env, stats->approximate_ready));
   return out;
 }
 

@@ -20,15 +20,14 @@ Napi::Value Undefined(Napi::Env env, Done&) { return env.Undefined(); }
 }  // namespace
 
 Napi::Function ItemStore::Init(Napi::Env env) {
-  return DefineClass(
-      env, "ItemStore",
-      {InstanceMethod<&ItemStore::OpenMemory>("openMemory"),
-       InstanceMethod<&ItemStore::Open>("open"),
-       InstanceMethod<&ItemStore::Batch>("batch"),
-       InstanceMethod<&ItemStore::Sweep>("sweep"),
-       InstanceMethod<&ItemStore::IndexStats>("indexStats"),
-       InstanceMethod<&ItemStore::Close>("close"),
-       InstanceAccessor<&ItemStore::Dims>("dims")});
+  return DefineClass(env, "ItemStore",
+                     {InstanceMethod<&ItemStore::OpenMemory>("openMemory"),
+                      InstanceMethod<&ItemStore::Open>("open"),
+                      InstanceMethod<&ItemStore::Batch>("batch"),
+                      InstanceMethod<&ItemStore::Sweep>("sweep"),
+                      InstanceMethod<&ItemStore::IndexStats>("indexStats"),
+                      InstanceMethod<&ItemStore::Close>("close"),
+                      InstanceAccessor<&ItemStore::Dims>("dims")});
 }
 
 ItemStore::ItemStore(const Napi::CallbackInfo& info)
@@ -69,8 +68,8 @@ Napi::Value ItemStore::Open(const Napi::CallbackInfo& info) {
     throw Napi::TypeError::New(env, "url must be a string");
   }
   std::string url = Arg(info, 0).As<Napi::String>().Utf8Value();
-  auto options = std::make_shared<StoreOpenOptions>(
-      StoreOptionsFromJs(Arg(info, 1)));
+  auto options =
+      std::make_shared<StoreOpenOptions>(StoreOptionsFromJs(Arg(info, 1)));
   opening_ = true;
   auto self = std::make_shared<Napi::ObjectReference>(
       Napi::Persistent(info.This().As<Napi::Object>()));
@@ -93,8 +92,7 @@ Napi::Value ItemStore::Open(const Napi::CallbackInfo& info) {
         if (closed_) {
           // Closed while opening: close it off the JS thread.
           PromiseWorker<Done>::Start(
-              env, StatusWork([store]() { return store->Close(); }),
-              Undefined);
+              env, StatusWork([store]() { return store->Close(); }), Undefined);
           ThrowIfError(env, Status::Aborted("store is closed"));
         }
         store_ = std::move(store);

@@ -100,7 +100,7 @@ class ItemStore {
   ItemStore(std::unique_ptr<Store> store, std::string name,
             std::optional<size_t> dims);
 
-  std::shared_mutex mu_;  // shared: an engine call; exclusive: Close.
+  std::shared_mutex mu_;          // shared: an engine call; exclusive: Close.
   std::unique_ptr<Store> store_;  // GUARDED_BY(mu_); null: closed.
   const std::string name_;
   const std::optional<size_t> dims_;

@@ -115,9 +115,9 @@ Value ExactValue(nb::handle object, const Serde& serde, Mode mode,
         serde::Bytes{std::string(PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o))});
   }
   if (PyByteArray_Check(o)) {
-    return Value(serde::Bytes{std::string(
-        PyByteArray_AS_STRING(o),
-        static_cast<size_t>(PyByteArray_GET_SIZE(o)))});
+    return Value(serde::Bytes{
+        std::string(PyByteArray_AS_STRING(o),
+                    static_cast<size_t>(PyByteArray_GET_SIZE(o)))});
   }
   return SerdeLeaf(object, serde);
 }
@@ -134,8 +134,7 @@ Value::Map MapFromPy(nb::handle object, const Serde& serde, Mode mode,
   Py_ssize_t pos = 0;
   while (PyDict_Next(o, &pos, &key, &value)) {
     if (!PyUnicode_Check(key)) {
-      TypeError(std::string(what) + " keys must be str, not " +
-                TypeName(key));
+      TypeError(std::string(what) + " keys must be str, not " + TypeName(key));
     }
   }
   Value out = ExactValue(object, serde, mode, what, 0);
@@ -193,14 +192,14 @@ size_t CountFromPy(nb::handle n, const char* what) {
     PyErr_Clear();
     ValueError(std::string(what) + " is out of range");
   }
-  if (v < 0) ValueError(std::string(what) + " must be >= 0, got " +
-                        std::to_string(v));
+  if (v < 0)
+    ValueError(std::string(what) + " must be >= 0, got " + std::to_string(v));
   return static_cast<size_t>(v);
 }
 
 std::vector<float> VectorFromPy(nb::handle vector, const char* what) {
-  nb::object fast = nb::steal(PySequence_Fast(
-      vector.ptr(), "a vector must be a sequence of floats"));
+  nb::object fast = nb::steal(
+      PySequence_Fast(vector.ptr(), "a vector must be a sequence of floats"));
   if (!fast.is_valid()) throw nb::python_error();
   Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
   std::vector<float> out;
