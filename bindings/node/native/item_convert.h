@@ -1,4 +1,4 @@
-// Conversions between the JS shapes src/store.js hands the ItemStore and the
+// Conversions between the JS shapes src/store/ hands the ItemStore and the
 // item store's C++ types (rockpoint/store.h). Values and filters go through
 // ValueFromJs / ValueToJs (native/convert.h).
 //
@@ -29,7 +29,8 @@
 //   search  [item with `score` (a number, or undefined without one)]
 //   list    [string[]]
 //   item    {namespace, key, value, createdAt, updatedAt}: times are
-//           numbers, microseconds since the epoch (src/store.js makes Dates).
+//           numbers, microseconds since the epoch (src/store/ops.js makes
+//           Dates).
 //
 // Thread-safety: JS thread only (they touch JS values).
 #pragma once

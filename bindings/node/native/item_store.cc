@@ -60,7 +60,7 @@ Napi::Value ItemStore::OpenMemory(const Napi::CallbackInfo& info) {
 // open(url, options): the store is set when the promise resolves. The
 // completion runs on the JS thread and holds a reference to this object, so
 // the object outlives the open; a close() made while it was in flight (not
-// src/store.js's way, which waits for the open) closes the new store.
+// src/store/store.js's way, which waits for the open) closes the new store.
 Napi::Value ItemStore::Open(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckUnopened(env);

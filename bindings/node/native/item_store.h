@@ -1,5 +1,5 @@
 // ItemStore: the JS object wrapping one rockpoint item Store
-// (rockpoint/store.h), LangGraph's long-term memory. src/store.js is its
+// (rockpoint/store.h), LangGraph's long-term memory. src/store/ is its
 // only user; it does the argument checks with the messages a user sees and
 // computes the embeddings, so what arrives here is already vectors.
 //
@@ -23,7 +23,7 @@
 // no JS value.
 //
 // Thread-safety: JS thread only; the Store itself is thread-safe, so calls
-// queued concurrently run concurrently (src/store.js orders them).
+// queued concurrently run concurrently (src/store/order.js orders them).
 #pragma once
 
 #include <napi.h>

@@ -16,7 +16,7 @@ import { InvalidNamespaceError } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { RockpointSaver, RockpointStore, isRockpointError } from "../src/index.js";
-import { textsAtPath, tokenizeFieldPath } from "../src/store.js";
+import { textsAtPath, tokenizeFieldPath } from "../src/store/embed.js";
 import { freshDir } from "./initializers.js";
 import { BACKENDS, DIMS, fakeEmbeddings, fakeVector, sleep } from "./store_fixture.js";
 
