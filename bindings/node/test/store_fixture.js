@@ -1,6 +1,7 @@
 // What the store tests share (test/store*.test.js and the child process of
 // store_graph.test.js): a deterministic fake embedding, the stores under
-// test, and the memory agent graph.
+// test, failure(), and the memory agent graph. Imports nothing of vitest,
+// so a plain Node process can load it.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 
@@ -102,6 +103,16 @@ export const BACKENDS = [
 ];
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The error `promise` rejects with (fails the test when it resolves). */
+export async function failure(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
 
 // ---- the memory agent ---------------------------------------------------------
 
