@@ -1,7 +1,9 @@
 // ItemStore: the JS object wrapping one rockpoint item Store
 // (rockpoint/store.h), LangGraph's long-term memory. src/store/ is its
-// only user; it does the argument checks with the messages a user sees and
-// computes the embeddings, so what arrives here is already vectors.
+// only user; it does the argument checks with the messages a user sees
+// (except the engine's own, such as the HNSW range, which reach the user
+// as the engine's) and computes the embeddings, so what arrives here is
+// already vectors.
 //
 //   const native = new ItemStore();
 //   native.openMemory(options)            the in-memory store, now

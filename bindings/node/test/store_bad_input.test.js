@@ -1,7 +1,8 @@
 // RockpointStore on bad input, on RocksDB and in memory: every bad key,
 // value, namespace, search or list argument, embedding and open option
 // fails with a clear error (a TypeError, RangeError or InvalidNamespaceError
-// with code "InvalidArgument"), and nothing is written.
+// with code "InvalidArgument", or the engine's InvalidArgument for what
+// only the engine checks), and nothing is written.
 import fs from "node:fs";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -181,6 +182,12 @@ describe.each(BACKENDS)("RockpointStore on $name", (backend) => {
 
     it("refuses bad options before opening anything", async () => {
       const dir = freshDir("rockpoint-store-bad-");
+      // The engine's error, wrapped as the open's.
+      const hnswRange = (m) =>
+        new RegExp(
+          "^rockpoint: cannot open (the in-memory store|store .*): InvalidArgument: " +
+            `index hnsw_links \\(M\\) must be from 2 to 10000, got ${m}$`,
+        );
       const cases = [
         [{ index: { dims: 0, embed: fakeEmbeddings() } }, RangeError, /index\.dims must be an integer >= 1, got 0/],
         [{ index: { dims: "4", embed: fakeEmbeddings() } }, TypeError, /index\.dims must be an integer >= 1/],
@@ -189,8 +196,13 @@ describe.each(BACKENDS)("RockpointStore on $name", (backend) => {
         [{ index: { dims: 4, embed: fakeEmbeddings(), fields: "text" } }, TypeError, /index\.fields must be an array/],
         [{ index: { dims: 4, embed: fakeEmbeddings(), distanceMetric: "l2" } }, TypeError, /index has no option "distanceMetric"/],
         [{ index: { dims: 4, embed: fakeEmbeddings(), exactSearchMaxVectors: -1 } }, RangeError, /index\.exactSearchMaxVectors must be an integer >= 0/],
-        [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { m: 1 } } }, RangeError, /index\.hnsw\.m must be an integer >= 2, got 1/],
-        [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { m: 20000 } } }, RangeError, /index\.hnsw\.m must be at most 10000/],
+        // m's range is the engine's (OpenStore), refused before it opens.
+        [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { m: 1 } } }, Error, hnswRange(1)],
+        [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { m: 0 } } }, Error, hnswRange(0)],
+        [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { m: 10001 } } }, Error, hnswRange(10001)],
+        [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { m: "16" } } }, TypeError, /index\.hnsw\.m must be an integer, got the string "16"/],
+        [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { m: 2.5 } } }, RangeError, /index\.hnsw\.m must be an integer >= 0, got 2\.5/],
+        [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { m: -1 } } }, RangeError, /index\.hnsw\.m must be an integer >= 0, got -1/],
         [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { ef: 0 } } }, RangeError, /index\.hnsw\.ef must be an integer >= 1/],
         [{ index: { dims: 4, embed: fakeEmbeddings(), hnsw: { M: 16 } } }, TypeError, /index\.hnsw has no option "M"/],
         [{ ttl: { defaultTtl: -1 } }, RangeError, /ttl\.defaultTtl must be a positive number of minutes, got -1/],

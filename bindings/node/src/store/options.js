@@ -5,8 +5,9 @@
 // "InvalidArgument" that names the option, and returns them normalized
 // (index and ttl frozen); nativeOptions turns them into the addon's open
 // options (native/item_convert.h). What the engine's OpenStore checks
-// itself (an index's dims against the store's) is left to it: its error
-// reaches the caller with the engine's code and message.
+// itself (index.hnsw.m from 2 to 10000, an index's dims against the
+// store's) is left to it: its error reaches the caller with the engine's
+// code and message.
 import {
   absent,
   checkKeys,
@@ -16,7 +17,6 @@ import {
   isObject,
   optionalBoolean,
   optionalMinutes,
-  rangeError,
   typeError,
 } from "./checks.js";
 import { embedderOf, tokenizeFieldPath } from "./embed.js";
@@ -105,8 +105,11 @@ function normalizeIndex(index) {
 
 /**
  * The approximate index's parameters, PostgresStore's HNSWConfig names:
- * {m: links per node (2 to 10000, hnswlib's range), efConstruction,
- * ef: candidates while building and searching (>= 1)}.
+ * {m: links per node, efConstruction, ef: candidates while building and
+ * searching (>= 1)}. m is checked here to be an integer >= 0 only (the
+ * addon takes counts); the engine's OpenStore refuses one outside 2 to
+ * 10000 (hnswlib's range) with InvalidArgument "index hnsw_links (M) must
+ * be from 2 to 10000".
  */
 function normalizeHnsw(hnsw) {
   if (!isObject(hnsw)) {
@@ -114,10 +117,7 @@ function normalizeHnsw(hnsw) {
   }
   checkKeys(hnsw, ["m", "efConstruction", "ef"], "index.hnsw");
   const out = {};
-  if (hnsw.m !== undefined) {
-    out.m = integer(hnsw.m, "index.hnsw.m", 2);
-    if (out.m > 10000) throw rangeError(`index.hnsw.m must be at most 10000, got ${out.m}`);
-  }
+  if (hnsw.m !== undefined) out.m = integer(hnsw.m, "index.hnsw.m", 0);
   if (hnsw.efConstruction !== undefined) {
     out.efConstruction = integer(hnsw.efConstruction, "index.hnsw.efConstruction", 1);
   }

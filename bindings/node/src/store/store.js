@@ -58,6 +58,18 @@ import { MEMORY, nativeOptions, normalizeOptions } from "./options.js";
 import { StoreOrder } from "./order.js";
 import { checkNamespace } from "./validate.js";
 
+/**
+ * The error of an open that failed with the addon's `error`: "rockpoint:
+ * cannot open <what>: <its message>" with `code`, a TypeError when
+ * `error` is one, `error` as the cause.
+ */
+function openError(error, what, code) {
+  return rockpointError(`rockpoint: cannot open ${what}: ${error.message}`, code, {
+    cause: error,
+    type: error instanceof TypeError ? TypeError : Error,
+  });
+}
+
 export class RockpointStore extends BaseStore {
   /** The addon's ItemStore once open. */
   #native = null;
@@ -74,7 +86,10 @@ export class RockpointStore extends BaseStore {
    *   directory for a RocksDB store, or an options object {path, index,
    *   ttl, syncWrites, readOnly, createIfMissing}. A RocksDB store opens
    *   on first use; RockpointStore.open() opens it (and reports errors) at
-   *   once. Bad options throw here, before anything is opened.
+   *   once. Bad options throw here, before anything is opened, except those
+   *   the engine judges (index.hnsw.m outside 2 to 10000: InvalidArgument),
+   *   which fail the open: here for an in-memory store, on open (or the
+   *   first call) for a RocksDB one; nothing is written either way.
    */
   constructor(location = MEMORY) {
     super();
@@ -84,7 +99,8 @@ export class RockpointStore extends BaseStore {
       try {
         native.openMemory(nativeOptions(this.#options));
       } catch (error) {
-        throw withCode(error);
+        const cause = withCode(error);
+        throw openError(cause, "the in-memory store", cause.code);
       }
       this.#native = native;
     }
@@ -169,11 +185,7 @@ export class RockpointStore extends BaseStore {
         (error) => {
           this.#opening = null;  // a later call may retry.
           const code = typeof error.code === "string" ? error.code : "IOError";
-          throw rockpointError(
-            `rockpoint: cannot open store ${path}: ${error.message}`,
-            code,
-            { cause: error, type: error instanceof TypeError ? TypeError : Error },
-          );
+          throw openError(error, `store ${path}`, code);
         },
       );
     }
