@@ -11,7 +11,8 @@
 #          sanitizer report or failed FUZZ_CHECK fails; its input is saved in
 #          <build>/fuzz/artifacts/.
 #   tsan   a ThreadSanitizer build (its own directory) of the RocksDB engine
-#          tests and the runtime tests only, and their ctest run, with
+#          tests, the item store's tests (sweeper and index builder threads)
+#          and the runtime tests only, and their ctest run, with
 #          tools/tsan.supp for the uninstrumented system RocksDB.
 #
 #   tools/check_sanitizers.sh              asan, fuzz, tsan
@@ -117,12 +118,12 @@ tsan() {
     "${launcher[@]}" -DROCKPOINT_SANITIZE=thread -DROCKPOINT_WERROR=ON \
     -DROCKPOINT_BUILD_TESTS=ON -DROCKPOINT_BUILD_TOOLS=OFF \
     -DROCKPOINT_BUILD_BENCH=OFF -DROCKPOINT_INSTALL=OFF >/dev/null
-  # The two suites and the helper programs they start.
+  # The three suites and the helper programs they start.
   timed "TSan build" cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" \
-    --target engine_rocksdb_tests runtime_tests
+    --target engine_rocksdb_tests engine_store_tests runtime_tests
   timed "ctest under TSan" ctest --test-dir "$TSAN_BUILD_DIR" \
     --output-on-failure -j "$JOBS" --timeout "$TEST_TIMEOUT" \
-    -R '^(engine/rocksdb|runtime)/'
+    -R '^(engine/rocksdb|engine/store|runtime)/'
 }
 
 [[ -x "$CLANG" && -x "$CLANG_C" ]] || {

@@ -358,7 +358,7 @@ export interface StoreIndexConfig {
    * The HNSW graph's parameters (PostgresStore's names): m links per node
    * (2 to 10000, else the open fails with the engine's InvalidArgument;
    * default 16), efConstruction and ef candidates while building and
-   * searching (defaults 100 and 64).
+   * searching (defaults 100 and 128).
    */
   hnsw?: { m?: number; efConstruction?: number; ef?: number };
 }
