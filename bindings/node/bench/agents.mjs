@@ -32,6 +32,7 @@ import {
   benchCommand,
   buildStepGraph,
   commit,
+  fdatasyncFloor,
   openers,
   parseArgs,
   shuffled,
@@ -132,24 +133,6 @@ async function runWindow(graph, agents) {
   window.seconds = (performance.now() - started) / 1000;
   window.fsyncs = await fsyncs.stop();
   return window;
-}
-
-function fdatasyncFloor(work, n = 200) {
-  const fd = fs.openSync(path.join(work, "fdatasync-probe"), "a");
-  const block = Buffer.alloc(1024, "x");
-  const times = [];
-  try {
-    for (let i = 0; i < n; i++) {
-      const start = process.hrtime.bigint();
-      fs.writeSync(fd, block);
-      fs.fdatasyncSync(fd);
-      times.push(Number(process.hrtime.bigint() - start) / 1000);
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(n / 2)];
 }
 
 function report(rows, perInvoke, floor, loadBefore) {

@@ -1,6 +1,7 @@
-// What the LangGraph.js benchmarks (agents.mjs, steps.mjs) share: their
-// command-line arguments, the savers they compare, the 3-node graph, and
-// the report's commit and command. Not part of the package.
+// What the LangGraph.js benchmarks (agents.mjs, steps.mjs, stores.mjs)
+// share: their command-line arguments, the savers they compare, the 3-node
+// graph, the fdatasync floor, and the report's commit and command. Not part
+// of the package.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -95,6 +96,25 @@ export function openers(work, { durable, pgUrl, poolMax, schemaPrefix, savers })
     }
   }
   return out;
+}
+
+/** Median µs of `n` 1 KB appends each followed by fdatasync, in `work`. */
+export function fdatasyncFloor(work, n = 200) {
+  const fd = fs.openSync(path.join(work, "fdatasync-probe"), "a");
+  const block = Buffer.alloc(1024, "x");
+  const times = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const start = process.hrtime.bigint();
+      fs.writeSync(fd, block);
+      fs.fdatasyncSync(fd);
+      times.push(Number(process.hrtime.bigint() - start) / 1000);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(n / 2)];
 }
 
 export function shuffled(items) {
