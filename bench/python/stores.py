@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import sqlite3
 import statistics
 import sys
@@ -71,9 +72,13 @@ class TableEmbeddings(Embeddings):
         self.queries = draw(queries)
 
     def _row(self, text: str) -> list[float]:
-        kind, n = text.split("-")
-        table = self.docs if kind == "doc" else self.queries
-        return table[int(n)].tolist()
+        # The text is "doc-N" (or a JSON value holding it: some stores embed
+        # the field's JSON form).
+        found = re.search(r"(doc|query)-(\d+)", text)
+        if found is None:
+            raise ValueError(f"no doc-N or query-N in {text!r}")
+        table = self.docs if found.group(1) == "doc" else self.queries
+        return table[int(found.group(2))].tolist()
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return [self._row(t) for t in texts]

@@ -2,7 +2,13 @@
 #include "engine/store/store_filter.h"
 
 #include <array>
+#include <iterator>
+#include <optional>
 #include <string_view>
+#include <vector>
+
+#include "rockpoint/msgpack_codec.h"
+#include "serde/msgpack_map_entries.h"
 
 namespace rockpoint::store_internal {
 namespace {
@@ -149,6 +155,33 @@ Status ValidateFilter(const serde::Value::Map& filter) {
 
 bool MatchesFilter(const serde::Value& value, const serde::Value::Map& filter) {
   return MatchesFields(&value, filter);
+}
+
+Result<bool> MatchesFilterEncoded(std::string_view map_bytes,
+                                  const serde::Value::Map& filter) {
+  // The decoded value of each filtered field present, in filter order.
+  std::vector<std::optional<serde::Value>> fields(filter.size());
+  Status failed;
+  RP_RETURN_IF_ERROR(serde::ForEachMapEntry(
+      map_bytes, [&](std::string_view name, std::string_view value) {
+        auto condition = filter.find(name);
+        if (condition == filter.end()) return true;
+        auto decoded = serde::DecodeMsgpack(value);
+        if (!decoded.ok()) {
+          failed = decoded.status();
+          return false;
+        }
+        fields[std::distance(filter.begin(), condition)] =
+            std::move(decoded).value();
+        return true;
+      }));
+  RP_RETURN_IF_ERROR(failed);
+  size_t i = 0;
+  for (const auto& [name, condition] : filter) {
+    const std::optional<serde::Value>& field = fields[i++];
+    if (!Matches(field ? &*field : nullptr, condition)) return false;
+  }
+  return true;
 }
 
 }  // namespace rockpoint::store_internal

@@ -14,6 +14,8 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <string_view>
+
 #include "rockpoint/status.h"
 #include "rockpoint/value.h"
 
@@ -26,5 +28,11 @@ Status ValidateFilter(const serde::Value::Map& filter);
 // Whether the map `value` matches `filter`. REQUIRES: ValidateFilter(filter)
 // is OK.
 bool MatchesFilter(const serde::Value& value, const serde::Value::Map& filter);
+
+// The same for a value still encoded (msgpack map bytes): decodes only the
+// fields the filter names. Corruption when the bytes are not a map.
+// REQUIRES: ValidateFilter(filter) is OK.
+Result<bool> MatchesFilterEncoded(std::string_view map_bytes,
+                                  const serde::Value::Map& filter);
 
 }  // namespace rockpoint::store_internal

@@ -1,6 +1,7 @@
 // The store's keys and records (store_layout.h; engine/store/FORMAT.md).
 #include "engine/store/store_layout.h"
 
+#include <bit>
 #include <charconv>
 #include <cstring>
 
@@ -8,6 +9,10 @@
 #include "rockpoint/msgpack_codec.h"
 
 namespace rockpoint::store_internal {
+
+static_assert(std::endian::native == std::endian::little,
+              "records and vectors are stored little-endian");
+
 namespace {
 
 void AddNamespace(keys::TupleWriter& writer, const Namespace& ns) {
@@ -108,47 +113,81 @@ Result<std::pair<int64_t, ItemAddress>> DecodeExpiryKey(
   return std::make_pair(expires_at, std::move(address));
 }
 
+namespace {
+
+constexpr uint8_t kHasExpiry = 1;
+constexpr uint8_t kHasTtl = 2;
+constexpr size_t kFixedHeader = 1 + 8 + 8 + 1;
+
+template <typename T>
+void AppendLittleEndian(T value, std::string* out) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));  // the host is little-endian.
+  out->append(bytes, sizeof(T));
+}
+
+template <typename T>
+T ReadLittleEndian(std::string_view bytes, size_t pos) {
+  T value;
+  std::memcpy(&value, bytes.data() + pos, sizeof(T));
+  return value;
+}
+
+}  // namespace
+
 std::string EncodeItemRecord(const ItemRecord& record) {
-  serde::Value::Array fields;
-  fields.reserve(5);
-  fields.emplace_back(record.value);
-  fields.emplace_back(record.created_at_us);
-  fields.emplace_back(record.updated_at_us);
-  fields.push_back(record.expires_at_us ? serde::Value(*record.expires_at_us)
-                                        : serde::Value());
-  fields.push_back(record.ttl_minutes ? serde::Value(*record.ttl_minutes)
-                                      : serde::Value());
   std::string out(1, static_cast<char>(kItemRecordVersion));
-  serde::AppendMsgpack(serde::Value(std::move(fields)), &out);
+  AppendLittleEndian(record.created_at_us, &out);
+  AppendLittleEndian(record.updated_at_us, &out);
+  out.push_back(static_cast<char>((record.expires_at_us ? kHasExpiry : 0) |
+                                  (record.ttl_minutes ? kHasTtl : 0)));
+  if (record.expires_at_us) AppendLittleEndian(*record.expires_at_us, &out);
+  if (record.ttl_minutes) AppendLittleEndian(*record.ttl_minutes, &out);
+  serde::AppendMsgpack(record.value, &out);
   return out;
 }
 
-Result<ItemRecord> DecodeItemRecord(std::string_view bytes,
-                                    std::string_view where) {
-  // `where` is the item key, described only in an error.
+Result<ItemRecordView> ViewItemRecord(std::string_view bytes,
+                                      std::string_view key) {
   if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kItemRecordVersion) {
-    return Corrupt("unknown item record version", where);
+    return Corrupt("unknown item record version", key);
   }
-  auto decoded = serde::DecodeMsgpack(bytes.substr(1));
-  if (!decoded.ok()) return Corrupt(decoded.status().message(), where);
-  serde::Value fields = std::move(decoded).value();
-  if (!fields.is_array() || fields.as_array().size() != 5) {
-    return Corrupt("item record is not a 5-field array", where);
+  if (bytes.size() < kFixedHeader) return Corrupt("item record truncated", key);
+  ItemRecordView view;
+  view.created_at_us = ReadLittleEndian<int64_t>(bytes, 1);
+  view.updated_at_us = ReadLittleEndian<int64_t>(bytes, 9);
+  const uint8_t flags = static_cast<uint8_t>(bytes[17]);
+  if ((flags & ~(kHasExpiry | kHasTtl)) != 0) {
+    return Corrupt("item record has unknown flags", key);
   }
-  serde::Value::Array& f = fields.as_array();
-  const bool well_formed =
-      f[0].is_map() && f[1].is_int() && f[2].is_int() &&
-      (f[3].is_null() || f[3].is_int()) &&
-      (f[4].is_null() || f[4].is_double() || f[4].is_int());
-  if (!well_formed)
-    return Corrupt("item record field of the wrong type", where);
+  size_t pos = kFixedHeader;
+  const size_t needed =
+      pos + ((flags & kHasExpiry) ? 8 : 0) + ((flags & kHasTtl) ? 8 : 0);
+  if (bytes.size() <= needed) return Corrupt("item record truncated", key);
+  if (flags & kHasExpiry) {
+    view.expires_at_us = ReadLittleEndian<int64_t>(bytes, pos);
+    pos += 8;
+  }
+  if (flags & kHasTtl) {
+    view.ttl_minutes = ReadLittleEndian<double>(bytes, pos);
+    pos += 8;
+  }
+  view.value = bytes.substr(pos);
+  return view;
+}
+
+Result<ItemRecord> DecodeItemRecord(std::string_view bytes,
+                                    std::string_view key) {
+  RP_ASSIGN_OR_RETURN(ItemRecordView view, ViewItemRecord(bytes, key));
+  auto value = serde::DecodeMsgpack(view.value);
+  if (!value.ok()) return Corrupt(value.status().message(), key);
+  if (!value->is_map()) return Corrupt("item value is not a map", key);
   ItemRecord record;
-  record.value = std::move(f[0]);
-  record.created_at_us = f[1].as_int();
-  record.updated_at_us = f[2].as_int();
-  if (f[3].is_int()) record.expires_at_us = f[3].as_int();
-  if (f[4].is_double()) record.ttl_minutes = f[4].as_double();
-  if (f[4].is_int()) record.ttl_minutes = static_cast<double>(f[4].as_int());
+  record.value = std::move(value).value();
+  record.created_at_us = view.created_at_us;
+  record.updated_at_us = view.updated_at_us;
+  record.expires_at_us = view.expires_at_us;
+  record.ttl_minutes = view.ttl_minutes;
   return record;
 }
 

@@ -10,9 +10,11 @@
 // item of a namespace prefix is one key range, and the null after the
 // labels keeps ("a","b") from matching the item ("a") / "b".
 //
-// Item record: version byte 0x01, then a msgpack array
-//   [value (map), created_at_us (int), updated_at_us (int),
-//    expires_at_us (int or nil), ttl_minutes (float or nil)].
+// Item record (fixed header, then the value, so the times and expiry read
+// without decoding the value):
+//   version u8 (0x01) | created_at_us i64 LE | updated_at_us i64 LE |
+//   flags u8 (bit 0: expiry, bit 1: ttl) | [expires_at_us i64 LE] |
+//   [ttl_minutes f64 LE] | value (msgpack map)
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -72,6 +74,23 @@ struct ItemRecord {
 // Whether the item has expired at `now_us` (expiry at or before it).
 inline bool IsExpired(const ItemRecord& record, int64_t now_us) {
   return record.expires_at_us && *record.expires_at_us <= now_us;
+}
+
+// A record's header read in place; `value` is the msgpack map's bytes.
+// REQUIRES: the record bytes outlive the view.
+struct ItemRecordView {
+  int64_t created_at_us = 0;
+  int64_t updated_at_us = 0;
+  std::optional<int64_t> expires_at_us;
+  std::optional<double> ttl_minutes;
+  std::string_view value;
+};
+// Corruption (naming the item key `key`) for a header this build cannot
+// read; the value is not checked.
+Result<ItemRecordView> ViewItemRecord(std::string_view bytes,
+                                      std::string_view key);
+inline bool IsExpired(const ItemRecordView& view, int64_t now_us) {
+  return view.expires_at_us && *view.expires_at_us <= now_us;
 }
 
 std::string EncodeItemRecord(const ItemRecord& record);

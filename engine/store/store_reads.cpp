@@ -84,37 +84,6 @@ bool PreferApproximate(const ReadContext& context, std::string_view begin,
          context.index->CountInRange(begin, end, exact_max) > exact_max;
 }
 
-// Whether a ranks before b: by score when ranking by a query (items with
-// a score first), then newest updated; ties keep scan order.
-bool RanksBefore(const StoreItem& a, const StoreItem& b, bool by_score) {
-  if (by_score) {
-    if (a.score.has_value() != b.score.has_value()) return a.score.has_value();
-    if (a.score && *a.score != *b.score) return *a.score > *b.score;
-  }
-  return a.updated_at_us > b.updated_at_us;
-}
-
-// Items [offset, offset + limit) of `items` in rank order; only those are
-// sorted fully.
-std::vector<StoreItem> RankedPage(std::vector<StoreItem> items, size_t offset,
-                                  size_t limit, bool by_score) {
-  if (offset >= items.size() || limit == 0) return {};
-  const size_t end = offset + std::min(limit, items.size() - offset);
-  std::vector<uint32_t> order(items.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto before = [&](uint32_t a, uint32_t b) {
-    if (RanksBefore(items[a], items[b], by_score)) return true;
-    if (RanksBefore(items[b], items[a], by_score)) return false;
-    return a < b;
-  };
-  std::partial_sort(order.begin(), order.begin() + end, order.end(), before);
-  std::vector<StoreItem> page;
-  page.reserve(end - offset);
-  for (size_t i = offset; i < end; ++i)
-    page.push_back(std::move(items[order[i]]));
-  return page;
-}
-
 std::vector<StoreItem> Page(std::vector<StoreItem> items, size_t offset,
                             size_t limit) {
   if (offset >= items.size()) return {};
@@ -174,34 +143,67 @@ Result<std::optional<StoreItem>> GetItem(const ReadContext& context,
       ToItem(ItemAddress{op.ns, op.key}, std::move(record)));
 }
 
-// Items in [begin, end) that have not expired, pass the filter and are not
-// in `skip` (item keys), unranked.
-Result<std::vector<StoreItem>> ScanItems(
+// Items [offset, offset + limit) by newest updated_at (ties in key order)
+// of those in [begin, end) that have not expired, pass the filter and are
+// not in `skip` (item keys). The scan reads only record headers and the
+// filtered fields; only the page's items are decoded whole.
+Result<std::vector<StoreItem>> NewestFirst(
     const ReadContext& context, const SearchOp& op, std::string_view begin,
-    std::string_view end, const std::unordered_set<std::string_view>& skip) {
-  std::vector<StoreItem> items;
+    std::string_view end, const std::unordered_set<std::string_view>& skip,
+    size_t offset, size_t limit) {
+  struct Candidate {
+    int64_t updated_at_us;
+    std::string key;
+  };
+  std::vector<Candidate> candidates;
   Status failed;
   RP_RETURN_IF_ERROR(context.reader.Scan(
       StoreFamily::kItems, begin, end,
       [&](std::string_view key, std::string_view value) {
-        if (skip.count(key) != 0) return true;
-        auto record = DecodeItemRecord(value, key);
-        auto address = record.ok() ? DecodeItemKey(key)
-                                   : Result<ItemAddress>(record.status());
-        if (!address.ok()) {
-          failed = address.status();
+        if (!skip.empty() && skip.count(key) != 0) return true;
+        auto view = ViewItemRecord(value, key);
+        if (!view.ok()) {
+          failed = view.status();
           return false;
         }
-        if (IsExpired(*record, context.now_us) ||
-            !MatchesFilter(record->value, op.filter)) {
-          return true;
+        if (IsExpired(*view, context.now_us)) return true;
+        if (!op.filter.empty()) {
+          auto matches = MatchesFilterEncoded(view->value, op.filter);
+          if (!matches.ok()) {
+            failed = Status::Corruption(matches.status().message() + " at " +
+                                        keys::Describe(key));
+            return false;
+          }
+          if (!*matches) return true;
         }
-        items.push_back(
-            ToItem(std::move(address).value(), std::move(record).value()));
+        candidates.push_back({view->updated_at_us, std::string(key)});
         return true;
       }));
   RP_RETURN_IF_ERROR(failed);
-  return items;
+  if (offset >= candidates.size() || limit == 0)
+    return std::vector<StoreItem>();
+  const size_t stop = offset + std::min(limit, candidates.size() - offset);
+  // Scan order is key order: a stable ranking keeps it among equal times.
+  std::partial_sort(candidates.begin(), candidates.begin() + stop,
+                    candidates.end(),
+                    [](const Candidate& a, const Candidate& b) {
+                      return a.updated_at_us != b.updated_at_us
+                                 ? a.updated_at_us > b.updated_at_us
+                                 : a.key < b.key;
+                    });
+  std::vector<StoreItem> page;
+  page.reserve(stop - offset);
+  for (size_t i = offset; i < stop; ++i) {
+    const std::string& key = candidates[i].key;
+    RP_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                        context.reader.Read(StoreFamily::kItems, key));
+    if (!stored)
+      return Status::Corruption("store: item vanished from a snapshot");
+    RP_ASSIGN_OR_RETURN(ItemRecord record, DecodeItemRecord(*stored, key));
+    RP_ASSIGN_OR_RETURN(ItemAddress address, DecodeItemKey(key));
+    page.push_back(ToItem(std::move(address), std::move(record)));
+  }
+  return page;
 }
 
 // A search with a query: the items of the best vectors, verified one by
@@ -236,12 +238,10 @@ Result<std::vector<StoreItem>> QuerySearch(const ReadContext& context,
   if (items.size() < wanted) {
     std::unordered_set<std::string_view> scored;
     for (const ScoredItem& item : ranked) scored.insert(item.item_key);
-    RP_ASSIGN_OR_RETURN(std::vector<StoreItem> unscored,
-                        ScanItems(context, op, begin, end, scored));
-    for (StoreItem& item :
-         RankedPage(std::move(unscored), 0, wanted - items.size(), false)) {
-      items.push_back(std::move(item));
-    }
+    RP_ASSIGN_OR_RETURN(
+        std::vector<StoreItem> unscored,
+        NewestFirst(context, op, begin, end, scored, 0, wanted - items.size()));
+    for (StoreItem& item : unscored) items.push_back(std::move(item));
   }
   return Page(std::move(items), op.offset, op.limit);
 }
@@ -253,9 +253,7 @@ Result<std::vector<StoreItem>> SearchItems(const ReadContext& context,
   const std::string end =
       op.ns_prefix.empty() ? std::string() : RangeEnd(begin);
   if (op.query) return QuerySearch(context, op, begin, end);
-  RP_ASSIGN_OR_RETURN(std::vector<StoreItem> items,
-                      ScanItems(context, op, begin, end, {}));
-  return RankedPage(std::move(items), op.offset, op.limit, false);
+  return NewestFirst(context, op, begin, end, {}, op.offset, op.limit);
 }
 
 Result<std::vector<Namespace>> ListNamespaces(const ReadContext& context,

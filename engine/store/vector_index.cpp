@@ -2,6 +2,10 @@
 // vectors, and an HNSW graph built in the background.
 #include "engine/store/vector_index.h"
 
+// hnswlib's SSE code prefetches one link past the end of a node's list (a
+// heap read past its allocation); without it hnswlib is plain C++, and the
+// distance is UnitDotSpace's below.
+#define NO_MANUAL_VECTORIZATION
 #include <hnswlib/hnswlib.h>
 
 #include <algorithm>
@@ -40,6 +44,24 @@ float Dot(const float* a, const float* b, size_t dims) {
   for (float s : sum) total += s;
   return total;
 }
+
+// hnswlib's distance between unit vectors: 1 - their dot product (what
+// hnswlib's InnerProductSpace computes, with the partial sums of Dot).
+class UnitDotSpace final : public hnswlib::SpaceInterface<float> {
+ public:
+  explicit UnitDotSpace(size_t dims) : dims_(dims) {}
+  size_t get_data_size() override { return dims_ * sizeof(float); }
+  hnswlib::DISTFUNC<float> get_dist_func() override { return &Distance; }
+  void* get_dist_func_param() override { return &dims_; }
+
+ private:
+  static float Distance(const void* a, const void* b, const void* dims) {
+    return 1.0f - Dot(static_cast<const float*>(a),
+                      static_cast<const float*>(b),
+                      *static_cast<const size_t*>(dims));
+  }
+  size_t dims_;
+};
 
 // Best score per item, best first (ties by item key).
 std::vector<ScoredItem> BestPerItem(
@@ -83,7 +105,7 @@ struct VectorIndex::Graph {
     }
   }
 
-  hnswlib::InnerProductSpace space;
+  UnitDotSpace space;
   hnswlib::HierarchicalNSW<float> hnsw;
   size_t capacity;
   std::vector<bool> present;
