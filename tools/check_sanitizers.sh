@@ -121,9 +121,20 @@ tsan() {
   # The three suites and the helper programs they start.
   timed "TSan build" cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" \
     --target engine_rocksdb_tests engine_store_tests runtime_tests
+  # The suites that build HNSW graphs run with TSan's deadlock detector
+  # off: hnswlib's addPoint takes a mutex per element in an order that
+  # depends on the elements (a lock-order "inversion" to TSan, reported
+  # without usable stacks once a graph has thousands of mutexes), while
+  # rockpoint never lets two threads into one graph (vector_index.h: the
+  # builder thread alone before publishing, then only under VectorIndex's
+  # exclusive lock). Data races are still reported there.
+  local graphs='^engine/store/(vector_index_test|store_approximate_test)$'
   timed "ctest under TSan" ctest --test-dir "$TSAN_BUILD_DIR" \
     --output-on-failure -j "$JOBS" --timeout "$TEST_TIMEOUT" \
-    -R '^(engine/rocksdb|engine/store|runtime)/'
+    -R '^(engine/rocksdb|engine/store|runtime)/' -E "$graphs"
+  TSAN_OPTIONS="$TSAN_OPTIONS:detect_deadlocks=0" \
+    timed "ctest under TSan (HNSW suites)" ctest --test-dir "$TSAN_BUILD_DIR" \
+    --output-on-failure -j "$JOBS" --timeout "$TEST_TIMEOUT" -R "$graphs"
 }
 
 [[ -x "$CLANG" && -x "$CLANG_C" ]] || {
