@@ -64,6 +64,9 @@ std::optional<std::string> OptionalString(const Napi::Object& object,
                                           const char* key, const char* field);
 // A required string argument.
 std::string RequiredString(const Napi::Value& value, const char* field);
+// "undefined", "null", "boolean", "number", "string", "array", "object",
+// ...: the kind of `value`, for error messages.
+const char* TypeName(const Napi::Value& value);
 std::vector<std::string> StringArray(const Napi::Value& value,
                                      const char* field);
 

@@ -30,32 +30,6 @@ struct Path {
   throw Napi::TypeError::New(env, message);
 }
 
-const char* TypeName(const Napi::Value& value) {
-  switch (value.Type()) {
-    case napi_undefined:
-      return "undefined";
-    case napi_null:
-      return "null";
-    case napi_boolean:
-      return "boolean";
-    case napi_number:
-      return "number";
-    case napi_string:
-      return "string";
-    case napi_symbol:
-      return "symbol";
-    case napi_object:
-      return value.IsArray() ? "array" : "object";
-    case napi_function:
-      return "function";
-    case napi_external:
-      return "external";
-    case napi_bigint:
-      return "bigint";
-  }
-  return "unknown";
-}
-
 // Own enumerable string keys of `object`.
 Napi::Array OwnKeys(const Napi::Object& object) {
   napi_value keys = nullptr;
@@ -185,6 +159,32 @@ Value ValueFromJsAt(const Napi::Value& value, const Path& path, int depth,
 }
 
 }  // namespace
+
+const char* TypeName(const Napi::Value& value) {
+  switch (value.Type()) {
+    case napi_undefined:
+      return "undefined";
+    case napi_null:
+      return "null";
+    case napi_boolean:
+      return "boolean";
+    case napi_number:
+      return "number";
+    case napi_string:
+      return "string";
+    case napi_symbol:
+      return "symbol";
+    case napi_object:
+      return value.IsArray() ? "array" : "object";
+    case napi_function:
+      return "function";
+    case napi_external:
+      return "external";
+    case napi_bigint:
+      return "bigint";
+  }
+  return "unknown";
+}
 
 std::optional<std::string> OptionalString(const Napi::Object& object,
                                           const char* key, const char* field) {

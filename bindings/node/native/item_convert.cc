@@ -12,27 +12,6 @@ namespace {
 
 constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
 
-const char* KindOf(const Napi::Value& value) {
-  switch (value.Type()) {
-    case napi_undefined:
-      return "undefined";
-    case napi_null:
-      return "null";
-    case napi_boolean:
-      return "boolean";
-    case napi_number:
-      return "number";
-    case napi_string:
-      return "string";
-    case napi_object:
-      return value.IsArray() ? "array" : "object";
-    case napi_function:
-      return "function";
-    default:
-      return "other";
-  }
-}
-
 [[noreturn]] void Throw(Napi::Env env, const std::string& message) {
   throw Napi::TypeError::New(env, message);
 }
@@ -43,14 +22,14 @@ bool Absent(const Napi::Value& value) {
 
 Napi::Object ObjectAt(const Napi::Value& value, const std::string& field) {
   if (!value.IsObject() || value.IsArray()) {
-    Throw(value.Env(), field + " must be an object, got " + KindOf(value));
+    Throw(value.Env(), field + " must be an object, got " + TypeName(value));
   }
   return value.As<Napi::Object>();
 }
 
 std::string StringAt(const Napi::Value& value, const std::string& field) {
   if (!value.IsString()) {
-    Throw(value.Env(), field + " must be a string, got " + KindOf(value));
+    Throw(value.Env(), field + " must be a string, got " + TypeName(value));
   }
   return value.As<Napi::String>().Utf8Value();
 }
@@ -61,7 +40,7 @@ bool BoolAt(const Napi::Object& object, const char* key,
   if (Absent(value)) return fallback;
   if (!value.IsBoolean()) {
     Throw(object.Env(),
-          field + "." + key + " must be a boolean, got " + KindOf(value));
+          field + "." + key + " must be a boolean, got " + TypeName(value));
   }
   return value.As<Napi::Boolean>().Value();
 }
@@ -73,7 +52,7 @@ std::optional<double> NumberAt(const Napi::Object& object, const char* key,
   if (Absent(value)) return std::nullopt;
   if (!value.IsNumber()) {
     Throw(object.Env(),
-          field + "." + key + " must be a number, got " + KindOf(value));
+          field + "." + key + " must be a number, got " + TypeName(value));
   }
   return value.As<Napi::Number>().DoubleValue();
 }
@@ -94,7 +73,7 @@ size_t CountAt(const Napi::Object& object, const char* key,
 Namespace NamespaceAt(const Napi::Value& value, const std::string& field) {
   if (!value.IsArray()) {
     Throw(value.Env(),
-          field + " must be an array of strings, got " + KindOf(value));
+          field + " must be an array of strings, got " + TypeName(value));
   }
   auto array = value.As<Napi::Array>();
   Namespace ns;
@@ -118,7 +97,7 @@ std::vector<float> VectorAt(const Napi::Value& value,
     Throw(value.Env(), field +
                            " must be a Float32Array or an array of "
                            "numbers, got " +
-                           KindOf(value));
+                           TypeName(value));
   }
   auto array = value.As<Napi::Array>();
   out.reserve(array.Length());
@@ -126,7 +105,7 @@ std::vector<float> VectorAt(const Napi::Value& value,
     Napi::Value item = array.Get(i);
     if (!item.IsNumber()) {
       Throw(value.Env(), field + "[" + std::to_string(i) +
-                             "] must be a number, got " + KindOf(item));
+                             "] must be a number, got " + TypeName(item));
     }
     out.push_back(static_cast<float>(item.As<Napi::Number>().DoubleValue()));
   }
@@ -159,7 +138,7 @@ PutOp PutFromJs(const Napi::Object& op, const std::string& field) {
   if (!Absent(vectors)) {
     if (!vectors.IsArray()) {
       Throw(op.Env(),
-            field + ".vectors must be an array, got " + KindOf(vectors));
+            field + ".vectors must be an array, got " + TypeName(vectors));
     }
     auto list = vectors.As<Napi::Array>();
     for (uint32_t i = 0; i < list.Length(); ++i) {
@@ -182,7 +161,7 @@ PutOp PutFromJs(const Napi::Object& op, const std::string& field) {
   } else if (!ttl.IsUndefined()) {
     if (!ttl.IsNumber()) {
       Throw(op.Env(), field + ".ttl must be a number of minutes or null, got " +
-                          KindOf(ttl));
+                          TypeName(ttl));
     }
     put.ttl = ItemTtl::Minutes(ttl.As<Napi::Number>().DoubleValue());
   }
@@ -208,8 +187,8 @@ ListNamespacesOp ListFromJs(const Napi::Object& op, const std::string& field) {
   Napi::Value conditions = op.Get("conditions");
   if (!Absent(conditions)) {
     if (!conditions.IsArray()) {
-      Throw(op.Env(),
-            field + ".conditions must be an array, got " + KindOf(conditions));
+      Throw(op.Env(), field + ".conditions must be an array, got " +
+                          TypeName(conditions));
     }
     auto array = conditions.As<Napi::Array>();
     for (uint32_t i = 0; i < array.Length(); ++i) {
@@ -304,7 +283,7 @@ StoreOpenOptions StoreOptionsFromJs(const Napi::Value& value) {
 std::vector<StoreOp> StoreOpsFromJs(const Napi::Value& value) {
   if (!value.IsArray()) {
     Throw(value.Env(),
-          std::string("ops must be an array, got ") + KindOf(value));
+          std::string("ops must be an array, got ") + TypeName(value));
   }
   auto array = value.As<Napi::Array>();
   std::vector<StoreOp> ops;
