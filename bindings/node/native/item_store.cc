@@ -24,6 +24,7 @@ Napi::Function ItemStore::Init(Napi::Env env) {
                      {InstanceMethod<&ItemStore::OpenMemory>("openMemory"),
                       InstanceMethod<&ItemStore::Open>("open"),
                       InstanceMethod<&ItemStore::Batch>("batch"),
+                      InstanceMethod<&ItemStore::BatchNow>("batchNow"),
                       InstanceMethod<&ItemStore::Sweep>("sweep"),
                       InstanceMethod<&ItemStore::IndexStats>("indexStats"),
                       InstanceMethod<&ItemStore::Close>("close"),
@@ -112,6 +113,16 @@ Napi::Value ItemStore::Batch(const Napi::CallbackInfo& info) {
       [](Napi::Env env, Results& results) -> Napi::Value {
         return StoreResultsToJs(env, results);
       });
+}
+
+// batchNow(ops) -> results, on the JS thread (item_store.h).
+Napi::Value ItemStore::BatchNow(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<Store> store = Get(env);
+  const std::vector<StoreOp> ops = StoreOpsFromJs(Arg(info, 0));
+  Result<std::vector<StoreOpResult>> results = store->Batch(ops);
+  ThrowIfError(env, results.status());
+  return StoreResultsToJs(env, *results);
 }
 
 // sweep() -> the number of expired items deleted.

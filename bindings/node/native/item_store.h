@@ -48,6 +48,12 @@ class ItemStore final : public Napi::ObjectWrap<ItemStore> {
   // open(url, options) -> Promise<undefined>: OpenStore on the pool.
   Napi::Value Open(const Napi::CallbackInfo& info);
   Napi::Value Batch(const Napi::CallbackInfo& info);
+  // The same on the JS thread, returning the results (throwing the
+  // engine's error): for batches of gets, namespace listings and puts that
+  // do not wait for the disk, which touch a few keys (a refresh on read is
+  // written without waiting for the disk either), so a hop to the pool
+  // would cost more than the call.
+  Napi::Value BatchNow(const Napi::CallbackInfo& info);
   Napi::Value Sweep(const Napi::CallbackInfo& info);
   Napi::Value IndexStats(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);

@@ -231,10 +231,22 @@ export class RockpointStore extends BaseStore {
     const prepared = needsEmbedding
       ? handled(embed(plan, this.#options.index))
       : null;
+    // Gets, namespace listings and puts that do not wait for the disk
+    // (syncWrites false, or the memory store) touch a few keys: they run on
+    // the JS thread (batchNow), cheaper than a hop to the pool. Searches and
+    // synced puts go to the pool.
+    const waitsForDisk =
+      this.#options.path !== MEMORY && this.#options.syncWrites !== false;
+    const onThisThread = plan.ops.every(
+      (op) =>
+        op.kind === "get" ||
+        op.kind === "list" ||
+        (op.kind === "put" && !waitsForDisk),
+    );
     const run = async () => {
       const ops = prepared ? await prepared : plan.ops;
       const native = this.#native ?? (await this.#store());
-      return native.batch(ops);
+      return onThisThread ? native.batchNow(ops) : native.batch(ops);
     };
     const raw = await this.#track(
       plan.writes ? this.#order.write(run) : this.#order.read(run),
