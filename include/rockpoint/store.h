@@ -266,6 +266,8 @@ class Store {
 
   // Calls `visit` with every stored item (expired ones too), in key order,
   // from one snapshot; stops at the first error `visit` returns.
+  // REQUIRES: `visit` does not write to this store (a memory store's
+  // snapshot holds its lock until the export ends).
   Status ExportItems(const std::function<Status(const StoredItem&)>& visit);
   // Writes `items` as they are (times, expiry and vectors included),
   // replacing the items at their keys, in one atomic write. Checked as puts
