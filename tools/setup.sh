@@ -175,6 +175,31 @@ binding_deps_wait() {
   fi
 }
 
+# bindings_suites: the Node and the Python suites at once. Each mostly
+# waits (fsyncs, child processes, TTL clocks), so together they take little
+# more than the longer one. Each one's output goes to its log in BUILD_DIR
+# and is printed when both are done; fails if either failed.
+bindings_suites() {
+  local node_log="$BUILD_DIR/node-suites.log"
+  local python_log="$BUILD_DIR/python-suites.log"
+  local node_status=0 python_status=0
+  "$ROOT/bindings/node/test.sh" >"$node_log" 2>&1 &
+  local node_pid=$!
+  "$ROOT/bindings/python/test.sh" >"$python_log" 2>&1 &
+  local python_pid=$!
+  wait "$node_pid" || node_status=$?
+  wait "$python_pid" || python_status=$?
+  echo "setup: --- Node suites ($node_log)" >&2
+  cat "$node_log" >&2
+  echo "setup: --- Python suites ($python_log)" >&2
+  cat "$python_log" >&2
+  if [ "$node_status" -ne 0 ] || [ "$python_status" -ne 0 ]; then
+    echo "setup: Node suites exit $node_status, Python suites exit" \
+      "$python_status" >&2
+    return 1
+  fi
+}
+
 JOB_START=$SECONDS
 install_packages
 case "$JOB" in
@@ -200,8 +225,7 @@ case "$JOB" in
     # The bindings' tests run this build's CLI on the stores their graphs
     # wrote.
     export ROCKPOINT_CLI="$BUILD_DIR/tools/rockpoint"
-    timed "Node suites" "$ROOT/bindings/node/test.sh"
-    timed "Python suites" "$ROOT/bindings/python/test.sh"
+    timed "Node and Python suites (at once)" bindings_suites
     summary
     ;;
   check)
