@@ -76,11 +76,13 @@ Result<std::optional<std::vector<StoreItem>>> ApproximateSearch(
 }
 
 // Whether the HNSW graph should answer: the index is large and so is the
-// part of it under the prefix.
+// part of it under the prefix (the whole index for no prefix, which needs
+// no count).
 bool PreferApproximate(const ReadContext& context, std::string_view begin,
                        std::string_view end) {
   const size_t exact_max = context.index_options->exact_search_max_vectors;
-  return context.index->size() > exact_max &&
+  if (context.index->size() <= exact_max) return false;
+  return begin.empty() ||
          context.index->CountInRange(begin, end, exact_max) > exact_max;
 }
 
