@@ -19,6 +19,7 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,21 @@ struct Serde {
 };
 
 // ---- Python -> C++ --------------------------------------------------------
+
+// Leaves shared by the saver's converters and the item store's
+// (item_store_convert.cc):
+// UTF-8 of a str; raises (python_error) for one that cannot be encoded.
+std::string Utf8(PyObject* str);
+// A value the engine has no kind for, kept exactly: serde.dumps_typed's
+// bytes in an ext of kSerdeExtTag, `<type> 0x00 <bytes>` (ValueToPy reads
+// it back).
+Value SerdeLeaf(nb::handle object, const Serde& serde);
+// A str as a text Value; one that is not UTF-8 (lone surrogates) as a
+// SerdeLeaf, kept exactly.
+Value StrLeaf(nb::handle str, const Serde& serde);
+// A Python int that fits int64, or nullopt with the Python error
+// cleared and *overflow (when given) > 0 above int64's range, < 0 below it.
+std::optional<int64_t> Int64Of(PyObject* integer, int* overflow = nullptr);
 
 CheckpointConfig ConfigFromPy(nb::handle config);
 std::string IdFromPy(nb::handle id, const char* field);

@@ -12,14 +12,6 @@
 namespace rockpoint::py {
 namespace {
 
-// UTF-8 of a str; raises (python_error) for unencodable strings.
-std::string Utf8(PyObject* str) {
-  Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(str, &size);
-  if (data == nullptr) throw nb::python_error();
-  return std::string(data, static_cast<size_t>(size));
-}
-
 [[noreturn]] void TypeError(const std::string& message) {
   throw nb::type_error(message.c_str());
 }
@@ -38,23 +30,9 @@ std::optional<std::string> OptionalId(PyObject* value) {
   return Utf8(text.ptr());
 }
 
-Value SerdeLeaf(nb::handle object, const Serde& serde) {
-  TypedValue typed = Dump(serde, object);
-  std::string payload;
-  payload.reserve(typed.type.size() + 1 + typed.bytes.size());
-  payload.append(typed.type).push_back('\0');
-  payload.append(typed.bytes);
-  return Value(serde::Ext{kSerdeExtTag, std::move(payload)});
-}
-
 ChannelVersion VersionFromPy(PyObject* version, const std::string& field) {
   if (PyLong_Check(version) && !PyBool_Check(version)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(version, &overflow);
-    if (overflow == 0 && !(v == -1 && PyErr_Occurred())) {
-      return static_cast<int64_t>(v);
-    }
-    PyErr_Clear();
+    if (std::optional<int64_t> v = Int64Of(version)) return *v;
   } else if (PyUnicode_Check(version)) {
     return Utf8(version);
   } else if (PyFloat_Check(version)) {
@@ -68,6 +46,41 @@ ChannelVersion VersionFromPy(PyObject* version, const std::string& field) {
 }
 
 }  // namespace
+
+std::string Utf8(PyObject* str) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(str, &size);
+  if (data == nullptr) throw nb::python_error();
+  return std::string(data, static_cast<size_t>(size));
+}
+
+Value SerdeLeaf(nb::handle object, const Serde& serde) {
+  TypedValue typed = Dump(serde, object);
+  std::string payload;
+  payload.reserve(typed.type.size() + 1 + typed.bytes.size());
+  payload.append(typed.type).push_back('\0');
+  payload.append(typed.bytes);
+  return Value(serde::Ext{kSerdeExtTag, std::move(payload)});
+}
+
+Value StrLeaf(nb::handle str, const Serde& serde) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(str.ptr(), &size);
+  if (data != nullptr) return Value(std::string(data, size));
+  PyErr_Clear();  // lone surrogates: kept exactly through the serde.
+  return SerdeLeaf(str, serde);
+}
+
+std::optional<int64_t> Int64Of(PyObject* integer, int* overflow) {
+  int over = 0;
+  long long v = PyLong_AsLongLongAndOverflow(integer, &over);
+  if (overflow != nullptr) *overflow = over;
+  if (over == 0 && !(v == -1 && PyErr_Occurred())) {
+    return static_cast<int64_t>(v);
+  }
+  PyErr_Clear();
+  return std::nullopt;
+}
 
 CheckpointConfig ConfigFromPy(nb::handle config) {
   CheckpointConfig out;
@@ -281,20 +294,9 @@ Value ValueAt(nb::handle object, const Serde& serde, bool* lossy,
     *lossy = true;
     return Value(static_cast<int64_t>(o == Py_True ? 1 : 0));
   }
-  if (PyUnicode_Check(o)) {
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(o, &size);
-    if (data != nullptr) return Value(std::string(data, size));
-    PyErr_Clear();  // lone surrogates: keep exactly through the serde.
-    return SerdeLeaf(object, serde);
-  }
+  if (PyUnicode_Check(o)) return StrLeaf(object, serde);
   if (PyLong_Check(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow == 0 && !(v == -1 && PyErr_Occurred())) {
-      return Value(static_cast<int64_t>(v));
-    }
-    PyErr_Clear();
+    if (std::optional<int64_t> v = Int64Of(o)) return Value(*v);
     return SerdeLeaf(object, serde);
   }
   if (PyFloat_Check(o)) {

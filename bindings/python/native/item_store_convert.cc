@@ -2,6 +2,7 @@
 #include <Python.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -20,25 +21,7 @@ namespace {
   throw nb::value_error(message.c_str());
 }
 
-std::string Utf8(PyObject* str) {
-  Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(str, &size);
-  if (data == nullptr) throw nb::python_error();
-  return std::string(data, static_cast<size_t>(size));
-}
-
 const char* TypeName(PyObject* o) { return Py_TYPE(o)->tp_name; }
-
-// A value the engine has no kind for, kept exactly: the serde's typed bytes
-// in an ext of the saver's tag (convert_out.cc's ValueToPy reads it back).
-Value SerdeLeaf(nb::handle object, const Serde& serde) {
-  TypedValue typed = Dump(serde, object);
-  std::string payload;
-  payload.reserve(typed.type.size() + 1 + typed.bytes.size());
-  payload.append(typed.type).push_back('\0');
-  payload.append(typed.bytes);
-  return Value(serde::Ext{kSerdeExtTag, std::move(payload)});
-}
 
 // The deepest item value or filter: an item record wraps the value in one
 // more array (engine/store/store_layout.h), as a checkpoint record wraps
@@ -55,20 +38,10 @@ Value ExactValue(nb::handle object, const Serde& serde, Mode mode,
   PyObject* o = object.ptr();
   if (o == Py_None) return Value();
   if (PyBool_Check(o)) return Value(o == Py_True);
-  if (PyUnicode_Check(o)) {
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(o, &size);
-    if (data != nullptr) return Value(std::string(data, size));
-    PyErr_Clear();  // lone surrogates: kept exactly through the serde.
-    return SerdeLeaf(object, serde);
-  }
+  if (PyUnicode_Check(o)) return StrLeaf(object, serde);
   if (PyLong_Check(o)) {
     int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow == 0 && !(v == -1 && PyErr_Occurred())) {
-      return Value(static_cast<int64_t>(v));
-    }
-    PyErr_Clear();
+    if (std::optional<int64_t> v = Int64Of(o, &overflow)) return Value(*v);
     if (mode == Mode::kFilter) {
       double d = PyLong_AsDouble(o);  // +-inf past a double's range
       if (d == -1.0 && PyErr_Occurred()) {
