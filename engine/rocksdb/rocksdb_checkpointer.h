@@ -121,8 +121,9 @@ class RocksDbCheckpointer final : public Checkpointer, public Maintenance {
   // and its tests. The state is set by Open and immutable afterwards, except
   // that DoClose releases it (`db` is null once closed).
   RocksDbOptions options;
-  std::unique_ptr<rocksdb::DB> db;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;  // owned
+  // The directory's database, shared with an item store living there
+  // (shared_db.h), which owns the column family handles.
+  std::shared_ptr<rocksdb::DB> db;
   rocksdb::ColumnFamilyHandle* checkpoints = nullptr;
   rocksdb::ColumnFamilyHandle* blobs = nullptr;
   rocksdb::ColumnFamilyHandle* writes = nullptr;
@@ -212,9 +213,10 @@ class RocksDbCheckpointer final : public Checkpointer, public Maintenance {
 
  private:
   // The backend hooks (rockpoint/checkpointer.h).
-  // DoClose syncs the WAL (unless read-only), releases the column family
-  // handles and closes the database, releasing the store lock, so the
-  // directory can be opened again (in this process too). Busy, leaving
+  // DoClose syncs the WAL (unless read-only) and releases the database;
+  // unless an item store in the same directory still holds it, that closes
+  // it, releasing the lock, so the directory can be opened again (in this
+  // process too). Busy (snapshots of either store count), leaving
   // everything open, while a cursor (a RocksDB snapshot) is alive. After
   // Close, Compact and Stats return Aborted too.
   ROCKPOINT_CHECKPOINTER_HOOKS(, override)

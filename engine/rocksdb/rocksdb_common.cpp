@@ -6,6 +6,7 @@
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
+#include "engine/rocksdb/shared_db.h"
 #include "keys/tuple.h"
 #include "serde/checkpoint_record_view.h"
 
@@ -80,13 +81,8 @@ StripedLocks::Guard::~Guard() NO_THREAD_SAFETY_ANALYSIS {
 RocksDbCheckpointer::~RocksDbCheckpointer() {
   Status ignored = Close();
   (void)ignored;
-  if (db == nullptr) return;
   // Busy: snapshots outlive the store, against TupleCursor's REQUIRES.
-  for (rocksdb::ColumnFamilyHandle* handle : handles) {
-    db->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
-  }
-  handles.clear();
-  db.reset();
+  (void)ReleaseSharedDb(db, kCheckpointStoreClaim);
 }
 
 Status RocksDbCheckpointer::DoClose() {
@@ -100,16 +96,9 @@ Status RocksDbCheckpointer::DoClose() {
   }
   Status status;
   if (!options.read_only) status = ToStatus(db->SyncWAL(), "sync WAL");
-  for (rocksdb::ColumnFamilyHandle* handle : handles) {
-    Status destroyed =
-        ToStatus(db->DestroyColumnFamilyHandle(handle), "release handle");
-    if (status.ok()) status = std::move(destroyed);
-  }
-  handles.clear();
   checkpoints = blobs = writes = index = meta = nullptr;
-  Status closed = ToStatus(db->Close(), "close " + options.path);
+  Status closed = ReleaseSharedDb(db, kCheckpointStoreClaim);
   if (status.ok()) status = std::move(closed);
-  db.reset();
   return status;
 }
 

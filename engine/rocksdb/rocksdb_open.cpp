@@ -3,6 +3,7 @@
 // methods.
 #include <rocksdb/file_system.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "base/durable_file.h"
@@ -11,6 +12,7 @@
 #include "engine/rocksdb/key_layout.h"
 #include "engine/rocksdb/rocksdb_impl.h"
 #include "engine/rocksdb/rocksdb_options.h"
+#include "engine/rocksdb/shared_db.h"
 #include "keys/tuple.h"
 #include "rockpoint/version.h"
 
@@ -144,6 +146,13 @@ Status CreateStoreDirectory(rocksdb::FileSystem& fs, const std::string& path) {
                   "sync " + parent + " (the parent of new store " + path + ")");
 }
 
+// Whether an item store (engine/store/FORMAT.md) has column families here.
+bool HoldsItemStore(const std::vector<std::string>& families) {
+  return std::any_of(
+      families.begin(), families.end(),
+      [](const std::string& name) { return IsItemStoreFamily(name); });
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbCheckpointer::Open(
@@ -158,47 +167,35 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
   }
   std::unique_ptr<RocksDbCheckpointer> backend(
       new RocksDbCheckpointer(options));
-  RocksDbSetup store = MakeRocksDbSetup(options);
-  if (env != nullptr) store.db.env = env;
-  backend->counters = store.counters;
+  rocksdb::FileSystem& fs = env != nullptr
+                                ? *env->GetFileSystem()
+                                : *rocksdb::Env::Default()->GetFileSystem();
   if (!options.read_only && options.create_if_missing) {
-    RP_RETURN_IF_ERROR(
-        CreateStoreDirectory(*store.db.env->GetFileSystem(), options.path));
+    RP_RETURN_IF_ERROR(CreateStoreDirectory(fs, options.path));
   }
-
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status opened;
-  if (options.read_only) {
-    opened = rocksdb::DB::OpenForReadOnly(
-        store.db, options.path, store.families, &backend->handles, &db);
-  } else {
-    opened = rocksdb::DB::Open(store.db, options.path, store.families,
-                               &backend->handles, &db);
+  SharedDbRequest request{
+      .path = options.path,
+      .claim = kCheckpointStoreClaim,
+      .families = {kCheckpointsFamily, kBlobsFamily, kWritesFamily,
+                   kIndexFamily, kMetaFamily},
+      .read_only = options.read_only,
+      .create_if_missing = options.create_if_missing,
+      .tuning = &options,
+      .env = env};
+  RP_ASSIGN_OR_RETURN(SharedDbHandle shared, AcquireSharedDb(request));
+  backend->db = std::move(shared.db);
+  backend->counters = std::move(shared.counters);
+  backend->checkpoints = shared.families[0];
+  backend->blobs = shared.families[1];
+  backend->writes = shared.families[2];
+  backend->index = shared.families[3];
+  backend->meta = shared.families[4];
+  if (options.encryption && HoldsItemStore(shared.open_families)) {
+    return Status::InvalidArgument(
+        "cannot open an encrypted checkpoint store where an item store "
+        "lives, whose records are not encrypted: " +
+        options.path);
   }
-  if (!opened.ok()) {
-    Status status = ToStatus(opened, "open " + options.path);
-    if (status.IsBusy()) {
-      // RocksDB names a lock this process holds itself differently.
-      const bool ours =
-          opened.ToString().find("lock hold by current process") !=
-          std::string::npos;
-      return Status::Busy((ours ? "store is already open in this process: "
-                                : "store is locked by another process: ") +
-                          options.path);
-    }
-    if (options.read_only && opened.IsInvalidArgument()) {
-      return Status::InvalidArgument("cannot open store read-only: " +
-                                     status.message());
-    }
-    return status;
-  }
-  backend->db.reset(db);
-  // handles[0] is the default family, unused.
-  backend->checkpoints = backend->handles[1];
-  backend->blobs = backend->handles[2];
-  backend->writes = backend->handles[3];
-  backend->index = backend->handles[4];
-  backend->meta = backend->handles[5];
   RP_ASSIGN_OR_RETURN(const int64_t version, CheckFormatVersion(*backend));
   backend->hidden_counts = KeepsHiddenCounts(version);
   RP_RETURN_IF_ERROR(SetUpEncryption(*backend, version));

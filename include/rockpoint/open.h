@@ -119,7 +119,9 @@ Result<StoreLocation> LocateStore(std::string_view url);
 // Opens (or, with create_if_missing, creates) the store `url` names.
 // NotFound for a bare or schemed path that does not exist when
 // create_if_missing is false; otherwise the errors of the backend's open
-// (Busy for a store another process holds, InvalidArgument for a wrong key
+// (Busy for a store another process holds or this one has open; a RocksDB
+// directory may hold an item store too, rockpoint/store.h, sharing one open
+// database in a process; InvalidArgument for a wrong key
 // or a newer format, Corruption, IOError).
 Result<std::unique_ptr<Checkpointer>> Open(std::string_view url,
                                            const StoreOptions& options = {});

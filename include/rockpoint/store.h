@@ -235,10 +235,14 @@ struct StoreOpenOptions {
 class Store;
 
 // Opens (or creates) the store `url` names: "rocksdb:PATH", a bare PATH (a
-// RocksDB directory) or "memory:". Other schemes are NotSupported. Busy when
-// another process holds the directory; InvalidArgument for a directory that
-// is not a rockpoint store, for options.index whose dims differ from the
-// store's, or for invalid options.
+// RocksDB directory, which may hold a checkpoint store too: in one process
+// the two share one open database, docs/STORE.md) or "memory:". Other
+// schemes are NotSupported. Busy when another process holds the directory
+// or this one has the store open; NotFound when read_only or not
+// create_if_missing and no item store is there; InvalidArgument for a
+// directory that is not a rockpoint store, beside an encrypted checkpoint
+// store, for options.index whose dims differ from the store's, or for
+// invalid options.
 Result<std::unique_ptr<Store>> OpenStore(std::string_view url,
                                          const StoreOpenOptions& options = {});
 

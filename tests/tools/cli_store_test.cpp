@@ -1,6 +1,8 @@
 // `rockpoint store ...` end to end: items in and out, search with filters,
 // namespaces, stats, sweep, verify (which finds a damaged index), and
-// export -> import -> export byte-identical with vectors and expiry.
+// export -> import -> export byte-identical with vectors and expiry; the
+// top-level `verify` of a directory that holds checkpoints and items checks
+// both.
 #include "engine/store/store_backend.h"
 #include "engine/store/store_layout.h"
 #include "rockpoint/store.h"
@@ -211,6 +213,46 @@ TEST_CASE("store sweep deletes expired items; verify finds a bad index") {
   REQUIRE(report["problems"].size() == 1);
   CHECK(report["problems"][0]["problem"].get<std::string>().find(
             "counts 7 items, holds 1") != std::string::npos);
+}
+
+TEST_CASE("verify checks the item store beside the checkpoints") {
+  TempDir dir;
+  const std::string path = dir.Sub("agent");
+  MakeFixtureStore(path);
+  // Without an item store, verify reports checkpoints only.
+  Json alone = ParseJson(RunOk({"verify", "--json", "--store", path}).out);
+  CHECK(alone["sound"] == true);
+  CHECK_FALSE(alone.contains("item_store"));
+
+  RunOk({"--store", path, "store", "put", "users.alice", "prefs",
+         R"({"theme":"dark"})"});
+  Json both = ParseJson(RunOk({"verify", "--json", "--store", path}).out);
+  CHECK(both["sound"] == true);
+  CHECK(both["checkpoints"].get<int>() > 0);
+  CHECK(both["item_store"]["items"] == 1);
+  CHECK(both["item_store"]["sound"] == true);
+  // The checkpoints are still there beside the items.
+  RunOk({"threads", "--store", path});
+
+  {
+    // Damage the item store: a namespace count that disagrees.
+    auto backend = store_internal::OpenRocksDbStoreBackend({.path = path});
+    REQUIRE(backend.ok());
+    REQUIRE(
+        (*backend)
+            ->Write({{store_internal::StoreFamily::kNamespaces,
+                      store_internal::NamespaceKey({"users", "alice"}), "3"}},
+                    true)
+            .ok());
+    REQUIRE((*backend)->Close().ok());
+  }
+  RunResult verify = RunCli({"verify", "--json", "--store", path});
+  CHECK(verify.status == 2);
+  Json report = ParseJson(verify.out);
+  CHECK(report["sound"] == false);
+  CHECK(report["errors"] == 0);  // the checkpoints are sound
+  CHECK(report["item_store"]["sound"] == false);
+  CHECK(report["item_store"]["problems"].size() == 1);
 }
 
 }  // namespace

@@ -33,16 +33,6 @@ uint64_t DirectoryBytes(const std::string& path) {
   return total;
 }
 
-formats::Json ReportToJson(const StoreVerifyReport& report) {
-  formats::Json doc = formats::Json::object();
-  doc["items"] = report.items;
-  doc["namespaces"] = report.namespaces;
-  doc["vectors"] = report.vectors;
-  doc["expiry_entries"] = report.expiry_entries;
-  doc["expired_items"] = report.expired_items;
-  return doc;
-}
-
 class StatsSubcommand final : public StoreSubcommand {
  public:
   const char* name() const override { return "stats"; }
@@ -53,7 +43,9 @@ class StatsSubcommand final : public StoreSubcommand {
   void AddFlags(CLI::App&) override {}
   Result<int> Run(rockpoint::Store* store, Context& context) override {
     RP_ASSIGN_OR_RETURN(StoreVerifyReport report, store->Verify());
-    formats::Json doc = ReportToJson(report);
+    formats::Json doc = StoreReportToJson(report);
+    doc.erase("sound");
+    doc.erase("problems");
     doc["bytes_on_disk"] = DirectoryBytes(context.globals.store);
     context.Print(Output::Document(std::move(doc)));
     return kExitOk;
@@ -71,16 +63,7 @@ class VerifySubcommand final : public StoreSubcommand {
   void AddFlags(CLI::App&) override {}
   Result<int> Run(rockpoint::Store* store, Context& context) override {
     RP_ASSIGN_OR_RETURN(StoreVerifyReport report, store->Verify());
-    formats::Json doc = ReportToJson(report);
-    doc["sound"] = report.problems.empty();
-    formats::Json problems = formats::Json::array();
-    for (const std::string& problem : report.problems) {
-      formats::Json row = formats::Json::object();
-      row["problem"] = problem;
-      problems.push_back(std::move(row));
-    }
-    doc["problems"] = std::move(problems);
-    context.Print(Output::Document(std::move(doc)));
+    context.Print(Output::Document(StoreReportToJson(report)));
     return report.problems.empty() ? kExitOk : kExitUnsound;
   }
 };
@@ -215,6 +198,24 @@ class ImportSubcommand final : public StoreSubcommand {
 };
 
 }  // namespace
+
+formats::Json StoreReportToJson(const StoreVerifyReport& report) {
+  formats::Json doc = formats::Json::object();
+  doc["items"] = report.items;
+  doc["namespaces"] = report.namespaces;
+  doc["vectors"] = report.vectors;
+  doc["expiry_entries"] = report.expiry_entries;
+  doc["expired_items"] = report.expired_items;
+  doc["sound"] = report.problems.empty();
+  formats::Json problems = formats::Json::array();
+  for (const std::string& problem : report.problems) {
+    formats::Json row = formats::Json::object();
+    row["problem"] = problem;
+    problems.push_back(std::move(row));
+  }
+  doc["problems"] = std::move(problems);
+  return doc;
+}
 
 std::vector<std::unique_ptr<StoreSubcommand>>
 MakeStoreMaintenanceSubcommands() {

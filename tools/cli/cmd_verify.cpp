@@ -3,8 +3,10 @@
 // parents, orphan writes); other backends the checks the Checkpointer calls
 // allow (every checkpoint and payload decodes, every parent is present,
 // thread counts agree with the checkpoints) and the backend's scan for
-// orphan writes; a journal's torn tail is a warning. Exit status 0 when
-// sound, 2 when not (1: could not check).
+// orphan writes; a journal's torn tail is a warning. A RocksDB directory
+// that also holds an item store (docs/STORE.md) has it verified too, under
+// "item_store". Exit status 0 when both are sound, 2 when not (1: could not
+// check).
 #include <map>
 #include <set>
 #include <tuple>
@@ -14,6 +16,7 @@
 #include "tools/cli/command_util.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/progress.h"
+#include "tools/cli/store_subcommand.h"
 
 namespace rockpoint::cli {
 namespace {
@@ -32,6 +35,21 @@ void CheckJournalTail(const JsonlStats& stats, const std::string& path,
                    "append, never acknowledged; reads ignore them, a writer "
                    "cuts them)");
   }
+}
+
+// The report of the item store in the RocksDB directory `url`; nullopt when
+// it holds none.
+Result<std::optional<StoreVerifyReport>> VerifyItemStore(
+    const std::string& url) {
+  StoreOpenOptions options;
+  options.read_only = true;
+  options.create_if_missing = false;
+  auto items = OpenStore(url, options);
+  if (items.status().IsNotFound()) return std::optional<StoreVerifyReport>();
+  RP_RETURN_IF_ERROR(items.status());
+  RP_ASSIGN_OR_RETURN(StoreVerifyReport report, (*items)->Verify());
+  RP_RETURN_IF_ERROR((*items)->Close());
+  return std::optional<StoreVerifyReport>(std::move(report));
 }
 
 class VerifyCommand final : public Command {
@@ -57,9 +75,14 @@ class VerifyCommand final : public Command {
                           Figures(store.checkpointer()));
       CheckJournalTail(*figures.jsonl, store.path(), report, journal_figures);
     }
+    std::optional<StoreVerifyReport> items;
+    if (store.backend() == Backend::kRocksDb) {
+      RP_ASSIGN_OR_RETURN(items, VerifyItemStore(context.globals.store));
+    }
+    const bool sound = report.sound() && (!items || items->problems.empty());
     if (!quiet_) {
       formats::Json doc = formats::Json::object();
-      doc["sound"] = report.sound();
+      doc["sound"] = sound;
       doc["backend"] = BackendName(store.backend());
       doc["checkpoints"] = report.checkpoints;
       doc["hidden_checkpoints"] = report.hidden_checkpoints;
@@ -81,9 +104,10 @@ class VerifyCommand final : public Command {
         problems.push_back(std::move(row));
       }
       doc["problems"] = std::move(problems);
+      if (items) doc["item_store"] = StoreReportToJson(*items);
       context.Print(Output::Document(std::move(doc)));
     }
-    return report.sound() ? kExitOk : kExitUnsound;
+    return sound ? kExitOk : kExitUnsound;
   }
 
  private:

@@ -1,5 +1,6 @@
 // `rockpoint store ...`: the item store (rockpoint/store.h, docs/STORE.md),
-// a directory of its own named by --store. Each subcommand is one class
+// the RocksDB directory named by --store (its own, or a checkpoint
+// store's). Each subcommand is one class
 // with a name, a help line, its flags, the access it needs and Run, like
 // the CLI's commands; cmd_store.cpp gathers them under `store`.
 //
@@ -49,6 +50,9 @@ Result<Namespace> ParseNamespaceArg(const std::string& text,
 formats::Json NamespaceToJson(const Namespace& ns);
 // Microseconds since the epoch as "2026-11-29T07:10:00.123456Z".
 std::string FormatMicros(int64_t micros);
+// Verify's report: its counts, "sound" and "problems" (one
+// {"problem": line} each).
+formats::Json StoreReportToJson(const StoreVerifyReport& report);
 // Opens --store for `access`, with options.
 Result<std::unique_ptr<rockpoint::Store>> OpenItemStore(
     const Context& context, StoreAccess access, StoreOpenOptions options = {});

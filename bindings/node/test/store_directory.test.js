@@ -1,5 +1,5 @@
 // RockpointStore's RocksDB directory (reopened, locked, read-only, its
-// index's dims fixed, not a checkpoint store's, released by a process that
+// index's dims fixed, shared with a saver, released by a process that
 // exits without closing) and what is special to the in-memory store.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { emptyCheckpoint } from "@langchain/langgraph-checkpoint";
 
 import { RockpointSaver, RockpointStore } from "../src/index.js";
 import { freshDir } from "./initializers.js";
@@ -62,7 +64,7 @@ describe("RockpointStore on RocksDB: the directory", () => {
     const first = await RockpointStore.open(dir);
     const error = await failure(RockpointStore.open(dir));
     expect(error.code).toBe("Busy");
-    expect(error.message).toMatch(/^rockpoint: cannot open store .*: Busy: store is locked/);
+    expect(error.message).toMatch(/^rockpoint: cannot open store .*: Busy: item store is already open/);
     await first.close();
     const second = await RockpointStore.open(dir);
     await second.close();
@@ -115,12 +117,54 @@ describe("RockpointStore on RocksDB: the directory", () => {
     expect(missing.message).toMatch(/no store at/);
   });
 
-  it("refuses a checkpoint store's directory: a store keeps its own", async () => {
-    const saver = await RockpointSaver.open(dir);
+  it("shares a saver's directory: one open, each closes on its own", async () => {
+    const config = { configurable: { thread_id: "t", checkpoint_ns: "" } };
+    const putCheckpoint = (saver, x) =>
+      saver.put(
+        config,
+        { ...emptyCheckpoint(), id: `checkpoint-${x}`, channel_values: { x }, channel_versions: { x } },
+        { source: "loop", step: x, parents: {} },
+        { x },
+      );
+    const latest = async (saver) => (await saver.getTuple(config)).checkpoint.channel_values.x;
+
+    let saver = await RockpointSaver.open(dir);
+    let store = await RockpointStore.open(dir);
+    await putCheckpoint(saver, 1);
+    await store.put(["users", "ada"], "prefs", { theme: "dark" });
+    // A second open of either is Busy and changes nothing.
+    expect((await failure(RockpointStore.open(dir))).code).toBe("Busy");
+    expect((await failure(RockpointSaver.open(dir))).code).toBe("Busy");
     await saver.close();
-    const error = await failure(RockpointStore.open(dir));
-    expect(error.code).toBe("InvalidArgument");
-    expect(error.message).toMatch(/checkpoint store keeps its own directory/);
+    await store.put(["users", "ada"], "more", { n: 1 });
+    saver = await RockpointSaver.open(dir);
+    expect(await latest(saver)).toBe(1);
+    await store.close();
+    await putCheckpoint(saver, 2);
+    await saver.close();
+
+    // The store first this time: the last close released the directory.
+    store = await RockpointStore.open(dir);
+    saver = await RockpointSaver.open(dir);
+    try {
+      expect(await latest(saver)).toBe(2);
+      expect((await store.get(["users", "ada"], "prefs")).value).toEqual({ theme: "dark" });
+      expect(await store.listNamespaces()).toEqual([["users", "ada"]]);
+    } finally {
+      await saver.close();
+      await store.close();
+    }
+  });
+
+  it("keeps a store out of an encrypted saver's directory", async () => {
+    const saver = await RockpointSaver.open(dir, { encryptionKey: Buffer.alloc(32, 7) });
+    try {
+      const error = await failure(RockpointStore.open(dir));
+      expect(error.code).toBe("InvalidArgument");
+      expect(error.message).toMatch(/encrypted checkpoint store/);
+    } finally {
+      await saver.close();
+    }
   });
 
   it("does not keep a process that never closes a sweeping store from exiting", async () => {

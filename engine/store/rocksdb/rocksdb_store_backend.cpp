@@ -1,6 +1,7 @@
 // The RocksDB StoreBackend: one column family per StoreFamily (named by
 // StoreFamilyName), readers on a snapshot, writes as one WriteBatch. The
-// directory holds a store only: a checkpoint store's families are refused.
+// directory may hold a checkpoint store too, sharing one database
+// (engine/rocksdb/shared_db.h).
 #include <rocksdb/db.h>
 #include <rocksdb/utilities/options_util.h>
 #include <rocksdb/write_batch.h>
@@ -14,6 +15,7 @@
 
 #include "base/durable_file.h"
 #include "engine/rocksdb/rocksdb_status.h"
+#include "engine/rocksdb/shared_db.h"
 #include "engine/store/store_backend.h"
 
 namespace rockpoint::store_internal {
@@ -96,85 +98,76 @@ class RocksDbStoreBackend final : public StoreBackend {
 
   Status Close() override {
     if (!db_) return Status::OK();
-    Status status;
-    for (rocksdb::ColumnFamilyHandle*& handle : all_handles_) {
-      Status released =
-          ToStatus(db_->DestroyColumnFamilyHandle(handle), "release handle");
-      if (status.ok()) status = std::move(released);
-    }
-    all_handles_.clear();
-    Status closed = ToStatus(db_->Close(), "close " + path_);
-    if (status.ok()) status = std::move(closed);
-    db_.reset();
-    return status;
+    handles_ = {};
+    return ReleaseSharedDb(db_, kItemStoreClaim);
   }
 
-  // Opens the database with the default family and every store family.
+  // Opens the directory's database (or attaches to the checkpoint store's,
+  // open in this process) with every store family.
   Status Open(const RocksDbStoreSetup& setup) {
-    rocksdb::DBOptions options;
-    options.create_if_missing = setup.create_if_missing;
-    options.create_missing_column_families = true;
-    std::vector<rocksdb::ColumnFamilyDescriptor> families = {
-        {rocksdb::kDefaultColumnFamilyName, {}}};
+    SharedDbRequest request{.path = setup.path,
+                            .claim = kItemStoreClaim,
+                            .families = {},
+                            .read_only = setup.read_only,
+                            .create_if_missing = setup.create_if_missing,
+                            .tuning = nullptr,
+                            .env = nullptr};
     for (int i = 0; i < kStoreFamilyCount; ++i) {
-      families.push_back({StoreFamilyName(static_cast<StoreFamily>(i)), {}});
+      request.families.push_back(StoreFamilyName(static_cast<StoreFamily>(i)));
     }
-    rocksdb::DB* db = nullptr;
-    rocksdb::Status opened =
-        setup.read_only ? rocksdb::DB::OpenForReadOnly(
-                              options, setup.path, families, &all_handles_, &db)
-                        : rocksdb::DB::Open(options, setup.path, families,
-                                            &all_handles_, &db);
-    if (!opened.ok()) return OpenError(opened, setup);
-    db_.reset(db);
-    for (int i = 0; i < kStoreFamilyCount; ++i)
-      handles_[i] = all_handles_[i + 1];
+    Result<SharedDbHandle> shared = AcquireSharedDb(request);
+    if (!shared.ok()) return OpenError(shared.status(), setup);
+    db_ = std::move(shared->db);
+    for (int i = 0; i < kStoreFamilyCount; ++i) {
+      handles_[i] = shared->families[i];
+    }
+    if (shared->encrypted_checkpoints) {
+      (void)Close();
+      return Status::InvalidArgument(
+          "cannot open an item store beside an encrypted checkpoint store: "
+          "its records would not be encrypted; give it its own directory (" +
+          setup.path + ")");
+    }
     return Status::OK();
   }
 
  private:
-  static Status OpenError(const rocksdb::Status& opened,
+  static Status OpenError(const Status& status,
                           const RocksDbStoreSetup& setup) {
-    Status status = ToStatus(opened, "open store " + setup.path);
     if (status.IsBusy()) {
-      return Status::Busy("store is locked (by this or another process): " +
-                          setup.path);
+      return Status::Busy(
+          "item store is already open (in this or another "
+          "process): " +
+          setup.path);
     }
     return status;
   }
 
   std::string path_;
-  std::unique_ptr<rocksdb::DB> db_;
-  std::vector<rocksdb::ColumnFamilyHandle*> all_handles_;
+  // The directory's database, shared with a checkpoint store living there.
+  std::shared_ptr<rocksdb::DB> db_;
   Handles handles_{};
 };
 
-// InvalidArgument when the RocksDB database at `path` has a column family
-// that is not the default or a store family (e.g. a checkpoint store's).
-Status CheckFamilies(const std::string& path) {
+// Whether the database at `path` holds an item store's families; false
+// for a directory without a database (empty or new). InvalidArgument for a
+// directory of files that are not a RocksDB database: only an empty one may
+// become a store.
+Result<bool> HoldsItemStore(const std::string& path) {
   std::vector<std::string> names;
-  rocksdb::Status listed =
-      rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names);
-  if (!listed.ok()) {
-    // Not a database: only an empty directory may become one.
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error) &&
-        !std::filesystem::is_empty(path, error)) {
-      return Status::InvalidArgument("not a rockpoint item store: " + path +
-                                     " is a directory of other files");
-    }
-    return Status::OK();
+  if (rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names)
+          .ok()) {
+    return std::any_of(names.begin(), names.end(), [](const std::string& n) {
+      return IsItemStoreFamily(n);
+    });
   }
-  for (const std::string& name : names) {
-    if (name == rocksdb::kDefaultColumnFamilyName ||
-        name.rfind("store.", 0) == 0) {
-      continue;
-    }
-    return Status::InvalidArgument(
-        "not a rockpoint item store: " + path + " has column family \"" + name +
-        "\" (a checkpoint store keeps its own directory)");
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error) &&
+      !std::filesystem::is_empty(path, error)) {
+    return Status::InvalidArgument("not a rockpoint item store: " + path +
+                                   " is a directory of other files");
   }
-  return Status::OK();
+  return false;
 }
 
 // Creates the directory `path` when missing and makes its entry durable.
@@ -200,7 +193,10 @@ Result<std::unique_ptr<StoreBackend>> OpenRocksDbStoreBackend(
   if (exists && !S_ISDIR(info.st_mode)) {
     return Status::InvalidArgument("not a store directory: " + setup.path);
   }
-  RP_RETURN_IF_ERROR(CheckFamilies(setup.path));
+  RP_ASSIGN_OR_RETURN(const bool holds_store, HoldsItemStore(setup.path));
+  if (exists && !holds_store && (setup.read_only || !setup.create_if_missing)) {
+    return Status::NotFound("no item store at " + setup.path);
+  }
   if (!exists) RP_RETURN_IF_ERROR(CreateDirectory(setup.path));
   auto backend = std::make_unique<RocksDbStoreBackend>(setup.path);
   RP_RETURN_IF_ERROR(backend->Open(setup));

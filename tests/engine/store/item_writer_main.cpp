@@ -11,6 +11,10 @@
 //                                     per put; every third put a sweep (in
 //                                     atomic batches of 7); prints "P <i>"
 //                                     per put and "S <n>" per sweep
+//   item_writer_main DIR both START   the puts of `puts`, each after a
+//                                     checkpoint "c<i>" (20 digits) of
+//                                     thread "kill" in a checkpoint store
+//                                     open in the same directory
 //
 // Prints "READY" once the store is open. Exits 1 with a message on stderr
 // at the first error.
@@ -21,6 +25,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "rockpoint/open.h"
 #include "rockpoint/store.h"
 
 namespace {
@@ -50,11 +55,30 @@ PutOp Item(const std::string& label, const std::string& key, int64_t i) {
   return put;
 }
 
+// "c" and `i` in 20 digits: string order is numeric order.
+std::string CheckpointId(int64_t i) {
+  std::string digits = std::to_string(i);
+  return "c" + std::string(20 - digits.size(), '0') + digits;
+}
+
+rockpoint::Status PutCheckpoint(rockpoint::Checkpointer& checkpoints,
+                                int64_t i) {
+  rockpoint::CheckpointConfig config;
+  config.thread_id = "kill";
+  rockpoint::Checkpoint checkpoint;
+  checkpoint.id = CheckpointId(i);
+  checkpoint.ts = "2024-01-01T00:00:00+00:00";
+  return checkpoints
+      .Put(config, checkpoint, Value(Value::Map{}),
+           rockpoint::ChannelVersions{})
+      .status();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: item_writer_main DIR puts|sweep START\n");
+    std::fprintf(stderr, "usage: item_writer_main DIR puts|sweep|both START\n");
     return 2;
   }
   const std::string mode = argv[2];
@@ -68,6 +92,12 @@ int main(int argc, char** argv) {
           std::chrono::system_clock::now().time_since_epoch())
           .count();
   if (sweep) options.clock = [&simulated_us] { return simulated_us; };
+  std::unique_ptr<rockpoint::Checkpointer> checkpoints;
+  if (mode == "both") {
+    auto opened = rockpoint::Open(argv[1]);
+    if (!opened.ok()) return Fail(opened.status());
+    checkpoints = std::move(opened).value();
+  }
   auto store = rockpoint::OpenStore(argv[1], options);
   if (!store.ok()) return Fail(store.status());
   Say("READY");
@@ -83,6 +113,10 @@ int main(int argc, char** argv) {
       }
     }
     simulated_us += int64_t{120} * 1000000;
+    if (checkpoints) {
+      rockpoint::Status put = PutCheckpoint(*checkpoints, i);
+      if (!put.ok()) return Fail(put);
+    }
     auto done = (*store)->Batch(ops);
     if (!done.ok()) return Fail(done.status());
     Say("P " + std::to_string(i));

@@ -2,7 +2,9 @@
 // puts with synced writes, and sweeps, acknowledging each call; the parent
 // kills it at a random moment, reopens the store and checks that every
 // acknowledged put is there, no expired item is returned, and the families
-// agree (Verify). The rounds continue on one store.
+// agree (Verify). The rounds continue on one store. The same holds when a
+// checkpoint store shares the directory: every acknowledged checkpoint is
+// there too.
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -11,6 +13,8 @@
 #include <string>
 
 #include "engine/rocksdb/child_process.h"
+#include "rockpoint/maintenance.h"
+#include "rockpoint/open.h"
 #include "rockpoint/store.h"
 #include "temp_dir.h"
 
@@ -108,6 +112,43 @@ TEST_CASE("store kill: no acknowledged put is lost, sweeps stay atomic") {
   auto namespaces = (*store)->ListNamespaces(list);
   REQUIRE(namespaces.ok());
   CHECK(*namespaces == std::vector<Namespace>{{"kill", "puts"}});
+}
+
+// Every checkpoint of thread "kill" up to `acked` is there, and the
+// checkpoint store is sound.
+void CheckCheckpointsRecovered(const std::string& dir, int64_t acked) {
+  auto checkpoints = Open(dir);
+  REQUIRE_MESSAGE(checkpoints.ok(), checkpoints.status().ToString());
+  for (int64_t i = 0; i <= acked; ++i) {
+    const std::string digits = std::to_string(i);
+    CheckpointConfig config;
+    config.thread_id = "kill";
+    config.checkpoint_id = "c" + std::string(20 - digits.size(), '0') + digits;
+    auto tuple = (*checkpoints)->GetTuple(config);
+    REQUIRE(tuple.ok());
+    REQUIRE_MESSAGE(tuple->has_value(), "acknowledged checkpoint "
+                                            << *config.checkpoint_id
+                                            << " lost");
+  }
+  auto report = Verify(**checkpoints);
+  REQUIRE(report.ok());
+  CHECK(report->sound());
+  REQUIRE((*checkpoints)->Close().ok());
+}
+
+TEST_CASE("store kill: checkpoints and items in one directory survive") {
+  testing::TempDir dir("store-kill-both");
+  const std::string path = dir.Sub("agent");
+  std::mt19937_64 rng(std::random_device{}());
+  int64_t next = 0;
+  for (int round = 0; round < 3; ++round) {
+    CAPTURE(round);
+    const int64_t acked = RunAndKill(path, "both", next, rng);
+    CHECK(acked >= next);
+    CheckRecovered(path, acked);
+    CheckCheckpointsRecovered(path, acked);
+    next = acked + 1;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // RockpointStore: LangGraph.js's BaseStore (long-term memory shared across
 // threads) on rockpoint's item store (include/rockpoint/store.h,
-// docs/STORE.md), in a RocksDB directory of its own or in memory.
+// docs/STORE.md), in a RocksDB directory (its own or a saver's) or in memory.
 //
 //   const store = await RockpointStore.open("./memory", {
 //     index: { dims: 1536, embeddings, fields: ["text"] },

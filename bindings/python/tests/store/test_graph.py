@@ -1,6 +1,7 @@
 """A real graph: a memory agent (memory_agent.py) stores facts on thread 1;
 a new process reopens the saver and the store and, on thread 2, recalls one
-by semantic search."""
+by semantic search. The saver and the store keep a directory each, or share
+one (one open database, one lock)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from langgraph.checkpoint.rockpoint import RockpointSaver
 from langgraph.store.rockpoint import RockpointStore
 
@@ -43,8 +45,17 @@ def _recall_in_child(saver_dir: Path, store_dir: Path, thread: str, query: str) 
     return child.stdout.strip()
 
 
-def test_memory_agent_recalls_across_threads_and_processes(tmp_path: Path) -> None:
-    saver_dir, store_dir = tmp_path / "checkpoints", tmp_path / "memory"
+def _directories(tmp_path: Path, layout: str) -> tuple[Path, Path]:
+    if layout == "one-directory":
+        return tmp_path / "agent", tmp_path / "agent"
+    return tmp_path / "checkpoints", tmp_path / "memory"
+
+
+@pytest.mark.parametrize("layout", ["own-directories", "one-directory"])
+def test_memory_agent_recalls_across_threads_and_processes(
+    tmp_path: Path, layout: str
+) -> None:
+    saver_dir, store_dir = _directories(tmp_path, layout)
     user = {"user_id": "ada"}
     with open_agent(str(saver_dir), str(store_dir)) as agent:
         for fact in FACTS:
