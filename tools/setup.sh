@@ -7,11 +7,11 @@
 #   tools/setup.sh test    every suite on one build: builds the libraries,
 #                          the CLI, the tests and the bench once (gcc,
 #                          BUILD_DIR), installs the libraries into
-#                          BUILD_DIR/prefix, then runs the C++ suites
-#                          (ctest -j, the CMake package test included), the
-#                          LangGraph.js binding's suites and the Python
-#                          package's suites, both linking that prefix.
-#                          Prints each step's wall time.
+#                          BUILD_DIR/prefix, then runs at once the C++
+#                          suites (ctest -j, the CMake package test
+#                          included), the LangGraph.js binding's suites and
+#                          the Python package's suites, both linking that
+#                          prefix. Prints each step's wall time.
 #   tools/setup.sh check   the sanitizer matrix (tools/check_sanitizers.sh):
 #                          a clang build of everything with -Wthread-safety
 #                          and ASan+UBSan where the whole ctest runs, the fuzz
@@ -175,29 +175,50 @@ binding_deps_wait() {
   fi
 }
 
-# bindings_suites: the Node and the Python suites at once. Each mostly
-# waits (fsyncs, child processes, TTL clocks), so together they take little
-# more than the longer one. Each one's output goes to its log in BUILD_DIR
-# and is printed when both are done; fails if either failed.
-bindings_suites() {
+# logged <log> <label> <command...>: runs the command with its output in
+# <log>, then appends its wall time there.
+logged() {
+  local log="$1" label="$2" start=$SECONDS status=0
+  shift 2
+  "$@" >"$log" 2>&1 || status=$?
+  echo "setup: $label took $((SECONDS - start)) s" >>"$log"
+  return "$status"
+}
+
+# suites: every suite at once: the Node and the Python suites in the
+# background, each into its log in BUILD_DIR, and the C++ suites (ctest) in
+# the foreground. Each mostly waits (fsyncs, child processes, TTL clocks),
+# so together they take little more than the longest one. The bindings'
+# logs are printed when all are done, each ending with its wall time; fails
+# if any failed.
+suites() {
   local node_log="$BUILD_DIR/node-suites.log"
   local python_log="$BUILD_DIR/python-suites.log"
-  local node_status=0 python_status=0
-  "$ROOT/bindings/node/test.sh" >"$node_log" 2>&1 &
+  local ctest_status=0 node_status=0 python_status=0
+  logged "$node_log" "Node suites" "$ROOT/bindings/node/test.sh" &
   local node_pid=$!
-  "$ROOT/bindings/python/test.sh" >"$python_log" 2>&1 &
+  logged "$python_log" "Python suites" "$ROOT/bindings/python/test.sh" &
   local python_pid=$!
+  local start=$SECONDS
+  echo "setup: C++ suites (ctest -j $JOBS)" >&2
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" ||
+    ctest_status=$?
+  TIMES+=("C++ suites (ctest -j $JOBS): $((SECONDS - start)) s")
+  echo "setup: C++ suites took $((SECONDS - start)) s" >&2
   wait "$node_pid" || node_status=$?
   wait "$python_pid" || python_status=$?
   echo "setup: --- Node suites ($node_log)" >&2
   cat "$node_log" >&2
   echo "setup: --- Python suites ($python_log)" >&2
   cat "$python_log" >&2
-  if [ "$node_status" -ne 0 ] || [ "$python_status" -ne 0 ]; then
-    echo "setup: Node suites exit $node_status, Python suites exit" \
-      "$python_status" >&2
+  if [ "$ctest_status" -ne 0 ] || [ "$node_status" -ne 0 ] ||
+      [ "$python_status" -ne 0 ]; then
+    echo "setup: C++ suites exit $ctest_status, Node suites exit" \
+      "$node_status, Python suites exit $python_status" >&2
     return 1
   fi
+  TIMES+=("$(tail -n 1 "$node_log" | sed 's/^setup: //')")
+  TIMES+=("$(tail -n 1 "$python_log" | sed 's/^setup: //')")
 }
 
 JOB_START=$SECONDS
@@ -218,14 +239,12 @@ case "$JOB" in
     timed "install into $BUILD_DIR/prefix" cmake --install "$BUILD_DIR" \
       --prefix "$BUILD_DIR/prefix" --component library >/dev/null
     start_postgres
-    timed "C++ suites (ctest -j $JOBS)" ctest --test-dir "$BUILD_DIR" \
-      --output-on-failure -j "$JOBS"
     timed "bindings' packages (npm ci, pip)" binding_deps_wait
     export ROCKPOINT_PREFIX="$BUILD_DIR/prefix"
     # The bindings' tests run this build's CLI on the stores their graphs
     # wrote.
     export ROCKPOINT_CLI="$BUILD_DIR/tools/rockpoint"
-    timed "Node and Python suites (at once)" bindings_suites
+    timed "C++, Node and Python suites (at once)" suites
     summary
     ;;
   check)
