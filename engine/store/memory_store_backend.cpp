@@ -93,6 +93,8 @@ const char* StoreFamilyName(StoreFamily family) {
       return "store.vectors";
     case StoreFamily::kMeta:
       return "store.meta";
+    case StoreFamily::kRecent:
+      return "store.recent";
   }
   return "store.unknown";
 }

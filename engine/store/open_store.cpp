@@ -45,8 +45,33 @@ Result<bool> HasItems(store_internal::StoreReader& reader) {
   return any;
 }
 
+// Appends the recency entry of every item: a format 1 store's upgrade.
+Status AddRecencyEntries(store_internal::StoreReader& reader,
+                         std::vector<StoreMutation>* mutations) {
+  Status failed;
+  RP_RETURN_IF_ERROR(
+      reader.Scan(StoreFamily::kItems, "", "",
+                  [&](std::string_view key, std::string_view value) {
+                    auto address = store_internal::DecodeItemKey(key);
+                    auto view = store_internal::ViewItemRecord(value, key);
+                    if (!address.ok() || !view.ok()) {
+                      failed = address.ok() ? view.status() : address.status();
+                      return false;
+                    }
+                    mutations->push_back(
+                        {StoreFamily::kRecent,
+                         store_internal::RecentKey(
+                             address->ns, view->updated_at_us, address->key),
+                         std::string()});
+                    return true;
+                  }));
+  return failed;
+}
+
 // Checks the stored format version and index dims against `options`;
-// stamps them into a new store (or an index's first use).
+// stamps them into a new store (or an index's first use). A format 1 store
+// opened for writing is upgraded: its recency entries and the new version
+// in one atomic write.
 Status CheckMeta(StoreBackend& backend, const StoreOpenOptions& options,
                  const std::string& name) {
   RP_ASSIGN_OR_RETURN(std::unique_ptr<store_internal::StoreReader> reader,
@@ -63,6 +88,17 @@ Status CheckMeta(StoreBackend& backend, const StoreOpenOptions& options,
       return Status::Corruption("store holds items but no format version: " +
                                 name);
     }
+    stamps.push_back({StoreFamily::kMeta,
+                      std::string(store_internal::kFormatMeta),
+                      std::to_string(store_internal::kStoreFormatVersion)});
+  } else if (format == store_internal::kFormatWithoutRecent) {
+    if (options.read_only) {
+      return Status::InvalidArgument(
+          "store format 1 lacks the recency index of format 2; open it once "
+          "for writing to upgrade it: " +
+          name);
+    }
+    RP_RETURN_IF_ERROR(AddRecencyEntries(*reader, &stamps));
     stamps.push_back({StoreFamily::kMeta,
                       std::string(store_internal::kFormatMeta),
                       std::to_string(store_internal::kStoreFormatVersion)});

@@ -28,11 +28,12 @@ enum class StoreFamily : uint8_t {
   kExpiry = 2,      // expiry key -> ""
   kVectors = 3,     // vector key -> float32 vector
   kMeta = 4,        // meta name -> value
+  kRecent = 5,      // recency key -> ""
 };
-inline constexpr int kStoreFamilyCount = 5;
+inline constexpr int kStoreFamilyCount = 6;
 
 // "store.items", "store.namespaces", "store.expiry", "store.vectors",
-// "store.meta".
+// "store.meta", "store.recent".
 const char* StoreFamilyName(StoreFamily family);
 
 // One change of a write: a put when `value` is set, else a delete.

@@ -75,6 +75,40 @@ std::string VectorKey(const Namespace& ns, std::string_view key,
   return encoded + writer.data();
 }
 
+std::string RecentKey(const Namespace& ns, int64_t updated_at_us,
+                      std::string_view key) {
+  keys::TupleWriter writer;
+  AddNamespace(writer, ns);
+  // ~t reverses the order of t without overflow: newest first.
+  writer.AddNull().AddInt(~updated_at_us).AddString(key);
+  return writer.Release();
+}
+
+std::string RecentPrefix(std::string_view ns_key) {
+  keys::TupleWriter writer;
+  writer.AddNull();
+  return std::string(ns_key) + writer.data();
+}
+
+Result<RecentEntry> DecodeRecentKey(std::string_view recent_key,
+                                    std::string_view prefix) {
+  if (recent_key.substr(0, prefix.size()) != prefix) {
+    return Corrupt("recency key outside its namespace", recent_key);
+  }
+  keys::TupleReader reader(recent_key.substr(prefix.size()));
+  int64_t inverted = 0;
+  RP_RETURN_IF_ERROR(reader.ReadInt(&inverted));
+  const size_t key_at = prefix.size() + reader.position();
+  std::string key;
+  RP_RETURN_IF_ERROR(reader.ReadString(&key));
+  if (!reader.done()) return Corrupt("trailing bytes", recent_key);
+  RecentEntry entry;
+  entry.updated_at_us = ~inverted;
+  entry.item_key.reserve(prefix.size() + recent_key.size() - key_at);
+  entry.item_key.append(prefix).append(recent_key.substr(key_at));
+  return entry;
+}
+
 std::string RangeEnd(std::string_view prefix) {
   return keys::TuplePrefixUpperBound(prefix);
 }

@@ -5,6 +5,7 @@
 //   expiry      (expires_at_us, label..., null, key) -> ""
 //   vectors     (label..., null, key, field)       -> float32[dims], LE
 //   meta        name                               -> text
+//   recent      (label..., null, ~updated_at_us, key) -> ""
 //
 // Labels, keys and fields are tuple text strings (keys/FORMAT.md), so every
 // item of a namespace prefix is one key range, and the null after the
@@ -33,8 +34,10 @@ namespace rockpoint::store_internal {
 
 // Persisted in every item record: do not renumber.
 inline constexpr uint8_t kItemRecordVersion = 0x01;
-// The store layout version, in meta "format".
-inline constexpr int64_t kStoreFormatVersion = 1;
+// The store layout version, in meta "format": 2 adds the recent family;
+// a format 1 store is upgraded when opened for writing.
+inline constexpr int64_t kStoreFormatVersion = 2;
+inline constexpr int64_t kFormatWithoutRecent = 1;
 inline constexpr std::string_view kFormatMeta = "format";
 inline constexpr std::string_view kDimsMeta = "dims";
 
@@ -47,6 +50,20 @@ std::string ExpiryKey(int64_t expires_at_us, const Namespace& ns,
 std::string ExpiryUpperBound(int64_t now_us);
 std::string VectorKey(const Namespace& ns, std::string_view key,
                       std::string_view field);
+// The recency key of an item: in each namespace, newest updated first,
+// ties in key order. The recency keys of the namespace whose NamespaceKey
+// is `ns_key` are those starting with RecentPrefix(ns_key).
+std::string RecentKey(const Namespace& ns, int64_t updated_at_us,
+                      std::string_view key);
+std::string RecentPrefix(std::string_view ns_key);
+struct RecentEntry {
+  int64_t updated_at_us = 0;
+  std::string item_key;
+};
+// The update time and item key of `recent_key`, which starts with
+// `prefix` (a RecentPrefix). Corruption for anything else.
+Result<RecentEntry> DecodeRecentKey(std::string_view recent_key,
+                                    std::string_view prefix);
 // The exclusive end of the keys that start with the encoded tuple `prefix`
 // (NamespaceKey or ItemKey).
 std::string RangeEnd(std::string_view prefix);

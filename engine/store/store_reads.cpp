@@ -2,28 +2,15 @@
 #include "engine/store/store_reads.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <unordered_map>
 #include <unordered_set>
 
+#include "engine/store/newest_first.h"
 #include "engine/store/store_filter.h"
 #include "engine/store/store_layout.h"
-#include "keys/tuple.h"
 
 namespace rockpoint::store_internal {
 namespace {
-
-StoreItem ToItem(ItemAddress address, ItemRecord record) {
-  StoreItem item;
-  item.ns = std::move(address.ns);
-  item.key = std::move(address.key);
-  item.value = std::move(record.value);
-  item.created_at_us = record.created_at_us;
-  item.updated_at_us = record.updated_at_us;
-  item.expires_at_us = record.expires_at_us;
-  return item;
-}
 
 // Appends to *items the items of `ranked` (best first) that lie in
 // [begin, end), exist in the reader's snapshot, have not expired and pass
@@ -46,7 +33,7 @@ Status CollectScored(const ReadContext& context, const SearchOp& op,
       continue;
     }
     RP_ASSIGN_OR_RETURN(ItemAddress address, DecodeItemKey(key));
-    StoreItem item = ToItem(std::move(address), std::move(record));
+    StoreItem item = ToStoreItem(std::move(address), std::move(record));
     item.score = scored.score;
     items->push_back(std::move(item));
   }
@@ -142,70 +129,7 @@ Result<std::optional<StoreItem>> GetItem(const ReadContext& context,
   RP_ASSIGN_OR_RETURN(ItemRecord record, DecodeItemRecord(*stored, key));
   if (IsExpired(record, context.now_us)) return std::optional<StoreItem>();
   return std::optional<StoreItem>(
-      ToItem(ItemAddress{op.ns, op.key}, std::move(record)));
-}
-
-// Items [offset, offset + limit) by newest updated_at (ties in key order)
-// of those in [begin, end) that have not expired, pass the filter and are
-// not in `skip` (item keys). The scan reads only record headers and the
-// filtered fields; only the page's items are decoded whole.
-Result<std::vector<StoreItem>> NewestFirst(
-    const ReadContext& context, const SearchOp& op, std::string_view begin,
-    std::string_view end, const std::unordered_set<std::string_view>& skip,
-    size_t offset, size_t limit) {
-  struct Candidate {
-    int64_t updated_at_us;
-    std::string key;
-  };
-  std::vector<Candidate> candidates;
-  Status failed;
-  RP_RETURN_IF_ERROR(context.reader.Scan(
-      StoreFamily::kItems, begin, end,
-      [&](std::string_view key, std::string_view value) {
-        if (!skip.empty() && skip.count(key) != 0) return true;
-        auto view = ViewItemRecord(value, key);
-        if (!view.ok()) {
-          failed = view.status();
-          return false;
-        }
-        if (IsExpired(*view, context.now_us)) return true;
-        if (!op.filter.empty()) {
-          auto matches = MatchesFilterEncoded(view->value, op.filter);
-          if (!matches.ok()) {
-            failed = Status::Corruption(matches.status().message() + " at " +
-                                        keys::Describe(key));
-            return false;
-          }
-          if (!*matches) return true;
-        }
-        candidates.push_back({view->updated_at_us, std::string(key)});
-        return true;
-      }));
-  RP_RETURN_IF_ERROR(failed);
-  if (offset >= candidates.size() || limit == 0)
-    return std::vector<StoreItem>();
-  const size_t stop = offset + std::min(limit, candidates.size() - offset);
-  // Scan order is key order: a stable ranking keeps it among equal times.
-  std::partial_sort(candidates.begin(), candidates.begin() + stop,
-                    candidates.end(),
-                    [](const Candidate& a, const Candidate& b) {
-                      return a.updated_at_us != b.updated_at_us
-                                 ? a.updated_at_us > b.updated_at_us
-                                 : a.key < b.key;
-                    });
-  std::vector<StoreItem> page;
-  page.reserve(stop - offset);
-  for (size_t i = offset; i < stop; ++i) {
-    const std::string& key = candidates[i].key;
-    RP_ASSIGN_OR_RETURN(std::optional<std::string> stored,
-                        context.reader.Read(StoreFamily::kItems, key));
-    if (!stored)
-      return Status::Corruption("store: item vanished from a snapshot");
-    RP_ASSIGN_OR_RETURN(ItemRecord record, DecodeItemRecord(*stored, key));
-    RP_ASSIGN_OR_RETURN(ItemAddress address, DecodeItemKey(key));
-    page.push_back(ToItem(std::move(address), std::move(record)));
-  }
-  return page;
+      ToStoreItem(ItemAddress{op.ns, op.key}, std::move(record)));
 }
 
 // A search with a query: the items of the best vectors, verified one by

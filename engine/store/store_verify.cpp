@@ -21,6 +21,7 @@ struct Expected {
   std::unordered_set<std::string> items;
   std::map<std::string, uint64_t> counts;  // namespace key -> items
   std::set<std::string> expiry_keys;
+  std::set<std::string> recent_keys;
 };
 
 Status ReadItems(store_internal::StoreReader& reader, int64_t now_us,
@@ -38,6 +39,8 @@ Status ReadItems(store_internal::StoreReader& reader, int64_t now_us,
         }
         expected.items.emplace(key);
         ++expected.counts[store_internal::NamespaceKey(address->ns)];
+        expected.recent_keys.insert(store_internal::RecentKey(
+            address->ns, record->updated_at_us, address->key));
         if (record->expires_at_us) {
           expected.expiry_keys.insert(store_internal::ExpiryKey(
               *record->expires_at_us, address->ns, address->key));
@@ -95,6 +98,25 @@ Status CheckExpiry(store_internal::StoreReader& reader, Expected& expected,
   return Status::OK();
 }
 
+Status CheckRecent(store_internal::StoreReader& reader, Expected& expected,
+                   StoreVerifyReport& report) {
+  RP_RETURN_IF_ERROR(reader.Scan(
+      StoreFamily::kRecent, "", "",
+      [&](std::string_view key, std::string_view) {
+        ++report.recent_entries;
+        if (expected.recent_keys.erase(std::string(key)) == 0) {
+          report.problems.push_back("recency entry " + keys::Describe(key) +
+                                    " matches no item's update time");
+        }
+        return true;
+      }));
+  for (const std::string& key : expected.recent_keys) {
+    report.problems.push_back("item updated at " + keys::Describe(key) +
+                              " has no recency entry");
+  }
+  return Status::OK();
+}
+
 Status CheckVectors(store_internal::StoreReader& reader,
                     const Expected& expected, std::optional<size_t> dims,
                     StoreVerifyReport& report) {
@@ -138,6 +160,7 @@ Result<StoreVerifyReport> Store::Front::Verify() {
   RP_RETURN_IF_ERROR(ReadItems(*reader, Now(), expected, report));
   RP_RETURN_IF_ERROR(CheckNamespaces(*reader, expected, report));
   RP_RETURN_IF_ERROR(CheckExpiry(*reader, expected, report));
+  RP_RETURN_IF_ERROR(CheckRecent(*reader, expected, report));
   RP_ASSIGN_OR_RETURN(
       std::optional<std::string> format,
       reader->Read(StoreFamily::kMeta, store_internal::kFormatMeta));

@@ -47,6 +47,7 @@ void MutationPlan::Delete(StoreFamily family, std::string key) {
 Status MutationPlan::RemoveStored(const Namespace& ns, std::string_view key,
                                   const ItemRecord& record, bool replaced) {
   const std::string item_key = ItemKey(ns, key);
+  Delete(StoreFamily::kRecent, RecentKey(ns, record.updated_at_us, key));
   if (record.expires_at_us) {
     Delete(StoreFamily::kExpiry, ExpiryKey(*record.expires_at_us, ns, key));
   }
@@ -122,6 +123,8 @@ Status MutationPlan::StoreItemRecord(const WriteContext& context,
     ++count_changes_[NamespaceKey(ns)];
   }
   Put(StoreFamily::kItems, ItemKey(ns, key), std::move(encoded));
+  Put(StoreFamily::kRecent, RecentKey(ns, record.updated_at_us, key),
+      std::string());
   if (record.expires_at_us) {
     Put(StoreFamily::kExpiry, ExpiryKey(*record.expires_at_us, ns, key),
         std::string());

@@ -2,8 +2,9 @@
 // refreshes and of a sweep, planned on a reader of the current state under
 // the Store's write lock, then applied by one StoreBackend::Write.
 //
-// Every plan keeps the families consistent: an item record, its expiry
-// entry (when it has an expiry), its vectors, and its namespace's count.
+// Every plan keeps the families consistent: an item record, its recency
+// entry, its expiry entry (when it has an expiry), its vectors, and its
+// namespace's count.
 //
 // Thread-safety: the caller holds the Store's write lock.
 #pragma once
@@ -50,8 +51,8 @@ class MutationPlan {
   Result<std::vector<StoreMutation>> Finish();
 
  private:
-  // Removes the stored item (record, expiry entry, vectors); its count
-  // drops unless `replaced`.
+  // Removes the stored item (record, recency and expiry entries, vectors);
+  // its count drops unless `replaced`.
   Status RemoveStored(const Namespace& ns, std::string_view key,
                       const ItemRecord& record, bool replaced);
   // Stores `record` and `vectors` at (ns, key), replacing `old` (the item

@@ -100,6 +100,8 @@ struct StoreVerifyReport {
   uint64_t namespaces = 0;
   uint64_t vectors = 0;
   uint64_t expiry_entries = 0;
+  // Entries of the index by update time (one per item).
+  uint64_t recent_entries = 0;
   // Items whose expiry has passed, not swept yet.
   uint64_t expired_items = 0;
   // One line per inconsistency (empty: the store is sound).

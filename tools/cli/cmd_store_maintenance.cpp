@@ -205,6 +205,7 @@ formats::Json StoreReportToJson(const StoreVerifyReport& report) {
   doc["namespaces"] = report.namespaces;
   doc["vectors"] = report.vectors;
   doc["expiry_entries"] = report.expiry_entries;
+  doc["recent_entries"] = report.recent_entries;
   doc["expired_items"] = report.expired_items;
   doc["sound"] = report.problems.empty();
   formats::Json problems = formats::Json::array();

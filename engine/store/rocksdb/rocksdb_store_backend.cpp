@@ -31,6 +31,7 @@ class RocksDbStoreReader final : public StoreReader {
 
   Result<std::optional<std::string>> Read(StoreFamily family,
                                           std::string_view key) override {
+    if (Handle(family) == nullptr) return std::optional<std::string>();
     std::string value;
     rocksdb::Status read =
         db_->Get(Options(), Handle(family), rocksdb::Slice(key), &value);
@@ -41,6 +42,7 @@ class RocksDbStoreReader final : public StoreReader {
 
   Status Scan(StoreFamily family, std::string_view begin, std::string_view end,
               const ScanVisitor& visit) override {
+    if (Handle(family) == nullptr) return Status::OK();
     rocksdb::ReadOptions options = Options();
     rocksdb::Slice upper(end);
     if (!end.empty()) options.iterate_upper_bound = &upper;
@@ -103,7 +105,8 @@ class RocksDbStoreBackend final : public StoreBackend {
   }
 
   // Opens the directory's database (or attaches to the checkpoint store's,
-  // open in this process) with every store family.
+  // open in this process) with every store family; read-only, with those
+  // on disk (a family an older format lacks reads as empty).
   Status Open(const RocksDbStoreSetup& setup) {
     SharedDbRequest request{.path = setup.path,
                             .claim = kItemStoreClaim,
@@ -112,14 +115,26 @@ class RocksDbStoreBackend final : public StoreBackend {
                             .create_if_missing = setup.create_if_missing,
                             .tuning = nullptr,
                             .env = nullptr};
+    std::vector<std::string> on_disk;
+    if (setup.read_only) {
+      (void)rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), setup.path,
+                                            &on_disk);
+    }
+    std::vector<int> opened;
     for (int i = 0; i < kStoreFamilyCount; ++i) {
-      request.families.push_back(StoreFamilyName(static_cast<StoreFamily>(i)));
+      const std::string name = StoreFamilyName(static_cast<StoreFamily>(i));
+      if (setup.read_only &&
+          std::find(on_disk.begin(), on_disk.end(), name) == on_disk.end()) {
+        continue;
+      }
+      request.families.push_back(name);
+      opened.push_back(i);
     }
     Result<SharedDbHandle> shared = AcquireSharedDb(request);
     if (!shared.ok()) return OpenError(shared.status(), setup);
     db_ = std::move(shared->db);
-    for (int i = 0; i < kStoreFamilyCount; ++i) {
-      handles_[i] = shared->families[i];
+    for (size_t i = 0; i < opened.size(); ++i) {
+      handles_[opened[i]] = shared->families[i];
     }
     if (shared->encrypted_checkpoints) {
       (void)Close();
