@@ -79,40 +79,35 @@ Status CheckNamespaces(store_internal::StoreReader& reader, Expected& expected,
   return Status::OK();
 }
 
-Status CheckExpiry(store_internal::StoreReader& reader, Expected& expected,
-                   StoreVerifyReport& report) {
-  RP_RETURN_IF_ERROR(reader.Scan(
-      StoreFamily::kExpiry, "", "",
-      [&](std::string_view key, std::string_view) {
-        ++report.expiry_entries;
-        if (expected.expiry_keys.erase(std::string(key)) == 0) {
-          report.problems.push_back("expiry entry " + keys::Describe(key) +
-                                    " matches no item's expiry");
-        }
-        return true;
-      }));
-  for (const std::string& key : expected.expiry_keys) {
-    report.problems.push_back("item expiring at " + keys::Describe(key) +
-                              " has no expiry entry");
-  }
-  return Status::OK();
-}
+// What an index family (one key per item, derived from its record) must
+// hold, and how its findings read.
+struct IndexCheck {
+  StoreFamily family;
+  std::set<std::string>* expected_keys;
+  uint64_t* entries;
+  const char* entry;      // "expiry entry"
+  const char* unmatched;  // "matches no item's expiry"
+  const char* item;       // "item expiring at"
+  const char* missing;    // "has no expiry entry"
+};
 
-Status CheckRecent(store_internal::StoreReader& reader, Expected& expected,
-                   StoreVerifyReport& report) {
+// Every key of check.family must be an expected one, and every expected
+// key present.
+Status CheckIndex(store_internal::StoreReader& reader, const IndexCheck& check,
+                  StoreVerifyReport& report) {
   RP_RETURN_IF_ERROR(reader.Scan(
-      StoreFamily::kRecent, "", "",
-      [&](std::string_view key, std::string_view) {
-        ++report.recent_entries;
-        if (expected.recent_keys.erase(std::string(key)) == 0) {
-          report.problems.push_back("recency entry " + keys::Describe(key) +
-                                    " matches no item's update time");
+      check.family, "", "", [&](std::string_view key, std::string_view) {
+        ++*check.entries;
+        if (check.expected_keys->erase(std::string(key)) == 0) {
+          report.problems.push_back(std::string(check.entry) + " " +
+                                    keys::Describe(key) + " " +
+                                    check.unmatched);
         }
         return true;
       }));
-  for (const std::string& key : expected.recent_keys) {
-    report.problems.push_back("item updated at " + keys::Describe(key) +
-                              " has no recency entry");
+  for (const std::string& key : *check.expected_keys) {
+    report.problems.push_back(std::string(check.item) + " " +
+                              keys::Describe(key) + " " + check.missing);
   }
   return Status::OK();
 }
@@ -159,8 +154,18 @@ Result<StoreVerifyReport> Store::Front::Verify() {
   Expected expected;
   RP_RETURN_IF_ERROR(ReadItems(*reader, Now(), expected, report));
   RP_RETURN_IF_ERROR(CheckNamespaces(*reader, expected, report));
-  RP_RETURN_IF_ERROR(CheckExpiry(*reader, expected, report));
-  RP_RETURN_IF_ERROR(CheckRecent(*reader, expected, report));
+  RP_RETURN_IF_ERROR(CheckIndex(
+      *reader,
+      {StoreFamily::kExpiry, &expected.expiry_keys, &report.expiry_entries,
+       "expiry entry", "matches no item's expiry", "item expiring at",
+       "has no expiry entry"},
+      report));
+  RP_RETURN_IF_ERROR(CheckIndex(
+      *reader,
+      {StoreFamily::kRecent, &expected.recent_keys, &report.recent_entries,
+       "recency entry", "matches no item's update time", "item updated at",
+       "has no recency entry"},
+      report));
   RP_ASSIGN_OR_RETURN(
       std::optional<std::string> format,
       reader->Read(StoreFamily::kMeta, store_internal::kFormatMeta));
