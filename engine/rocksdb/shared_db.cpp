@@ -20,17 +20,23 @@ using base::MutexLock;
 // One open database and every column family open on it.
 class SharedDb {
  public:
+  // `setup`: what the database was opened with (its families' options
+  // share one block cache; a family created later gets its options too).
   SharedDb(std::string key, std::unique_ptr<rocksdb::DB> db,
-           std::shared_ptr<WriteCounters> counters)
+           const RocksDbSetup& setup)
       : key_(std::move(key)),
         db_(std::move(db)),
-        counters_(std::move(counters)) {}
+        counters_(setup.counters),
+        layout_(setup.families) {}
   ~SharedDb() { (void)Close(); }
 
   // The registry key ("" when not shared: a read-only database).
   const std::string& key() const { return key_; }
   rocksdb::DB* db() const { return db_.get(); }
   const std::shared_ptr<WriteCounters>& counters() const { return counters_; }
+  const std::vector<rocksdb::ColumnFamilyDescriptor>& layout() const {
+    return layout_;
+  }
 
   void Adopt(const std::string& name, rocksdb::ColumnFamilyHandle* handle)
       EXCLUDES(mu_) {
@@ -90,6 +96,7 @@ class SharedDb {
   const std::string key_;
   std::unique_ptr<rocksdb::DB> db_;
   const std::shared_ptr<WriteCounters> counters_;
+  const std::vector<rocksdb::ColumnFamilyDescriptor> layout_;
   Mutex mu_;
   std::map<std::string, rocksdb::ColumnFamilyHandle*> families_ GUARDED_BY(mu_);
   std::set<std::string> claims_ GUARDED_BY(mu_);
@@ -128,12 +135,32 @@ std::vector<std::string> FamiliesOnDisk(const std::string& path,
   return names;
 }
 
+// The options family `name` of the rockpoint directory layout is opened
+// with: the checkpoint families' from `layout` (MakeRocksDbSetup's, one
+// block cache), RocksDB's defaults for `default` and every item store
+// family; InvalidArgument for any other name (a database that is not a
+// rockpoint directory).
+Result<rocksdb::ColumnFamilyOptions> LayoutOptions(
+    const std::string& name,
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& layout) {
+  if (name == rocksdb::kDefaultColumnFamilyName || IsItemStoreFamily(name)) {
+    return rocksdb::ColumnFamilyOptions();
+  }
+  for (const rocksdb::ColumnFamilyDescriptor& family : layout) {
+    if (family.name == name) return family.options;
+  }
+  return Status::InvalidArgument("column family \"" + name +
+                                 "\" is not one of rockpoint's (not a "
+                                 "rockpoint directory?)");
+}
+
 Result<std::vector<rocksdb::ColumnFamilyDescriptor>> Descriptors(
-    const std::vector<std::string>& names, const RocksDbOptions& tuning) {
+    const std::vector<std::string>& names,
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& layout) {
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (const std::string& name : names) {
     RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyOptions options,
-                        KnownFamilyOptions(name, tuning));
+                        LayoutOptions(name, layout));
     descriptors.emplace_back(name, std::move(options));
   }
   return descriptors;
@@ -178,7 +205,7 @@ Result<std::shared_ptr<SharedDb>> OpenDb(const SharedDbRequest& request,
     }
   }
   RP_ASSIGN_OR_RETURN(std::vector<rocksdb::ColumnFamilyDescriptor> families,
-                      Descriptors(names, tuning));
+                      Descriptors(names, setup.families));
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status opened =
@@ -187,8 +214,8 @@ Result<std::shared_ptr<SharedDb>> OpenDb(const SharedDbRequest& request,
                                          &handles, &raw)
           : rocksdb::DB::Open(setup.db, request.path, families, &handles, &raw);
   if (!opened.ok()) return OpenError(opened, request.path, request.read_only);
-  auto shared = std::make_shared<SharedDb>(
-      key, std::unique_ptr<rocksdb::DB>(raw), setup.counters);
+  auto shared =
+      std::make_shared<SharedDb>(key, std::unique_ptr<rocksdb::DB>(raw), setup);
   for (size_t i = 0; i < names.size(); ++i) shared->Adopt(names[i], handles[i]);
   return shared;
 }
@@ -213,13 +240,10 @@ Result<bool> HoldsEncryptedCheckpoints(SharedDb& shared,
 
 Result<SharedDbHandle> HandleOf(const std::shared_ptr<SharedDb>& shared,
                                 const SharedDbRequest& request) {
-  const RocksDbOptions defaults;
-  const RocksDbOptions& tuning =
-      request.tuning != nullptr ? *request.tuning : defaults;
   SharedDbHandle handle;
   for (const std::string& name : request.families) {
     RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyOptions options,
-                        KnownFamilyOptions(name, tuning));
+                        LayoutOptions(name, shared->layout()));
     RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyHandle * family,
                         shared->Family(name, options));
     handle.families.push_back(family);
@@ -233,20 +257,6 @@ Result<SharedDbHandle> HandleOf(const std::shared_ptr<SharedDb>& shared,
 }
 
 }  // namespace
-
-Result<rocksdb::ColumnFamilyOptions> KnownFamilyOptions(
-    const std::string& name, const RocksDbOptions& tuning) {
-  if (name == rocksdb::kDefaultColumnFamilyName || IsItemStoreFamily(name)) {
-    return rocksdb::ColumnFamilyOptions();
-  }
-  for (const rocksdb::ColumnFamilyDescriptor& family :
-       MakeRocksDbSetup(tuning).families) {
-    if (family.name == name) return family.options;
-  }
-  return Status::InvalidArgument("column family \"" + name +
-                                 "\" is not one of rockpoint's (not a "
-                                 "rockpoint directory?)");
-}
 
 Result<SharedDbHandle> AcquireSharedDb(const SharedDbRequest& request) {
   if (request.path.empty()) return Status::InvalidArgument("path is empty");

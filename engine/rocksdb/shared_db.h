@@ -8,11 +8,14 @@
 // item store), which one holder at a time may have: a second claim of it is
 // Busy, as a second process is. A read-write acquire of a directory that is
 // already open read-write in this process returns that database, after
-// creating the column families the caller names that it lacks. Otherwise the
-// database is opened with every family on disk and every family named (created
-// when missing), each with its layout's options (KnownFamilyOptions), and the
-// DB-wide options of `tuning` (MakeRocksDbSetup). A read-only acquire opens the
-// named families only, on a database of its own, never shared.
+// creating the column families the caller names that it lacks (with the
+// options the database was opened with). Otherwise the database is opened
+// with every family on disk and every family named (created when missing):
+// the checkpoint families with MakeRocksDbSetup(tuning)'s options (one block
+// cache), `default` and the item store's with RocksDB's defaults, and the
+// DB-wide options of `tuning`; a family of any other name is InvalidArgument
+// (not a rockpoint directory). A read-only acquire opens the named families
+// only, on a database of its own, never shared.
 //
 // The database stays open while any holder keeps the pointer Acquire gave
 // it; ReleaseSharedDb drops a holder, and the last one closes the database
@@ -76,13 +79,6 @@ struct SharedDbHandle {
   // The names of every column family open on the database.
   std::vector<std::string> open_families;
 };
-
-// The options a family of the rockpoint directory layout is opened with:
-// the checkpoint families' from MakeRocksDbSetup(tuning), RocksDB's defaults
-// for `default` and every `store.` family; InvalidArgument for any other
-// name (a database that is not a rockpoint directory).
-Result<rocksdb::ColumnFamilyOptions> KnownFamilyOptions(
-    const std::string& name, const RocksDbOptions& tuning);
 
 // Returns the database at request.path: RocksDB's errors as Status, Busy
 // when another process holds the directory's lock or a holder in this

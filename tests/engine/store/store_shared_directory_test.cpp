@@ -2,8 +2,10 @@
 // database (one lock) in the process, whichever opens first; each part
 // opened once (a second open of either is Busy); each closes on its own,
 // and the last close releases the directory; an encrypted checkpoint store
-// keeps the item store out.
+// keeps the item store out; a database with a family of another program
+// is refused by both.
 #include <doctest/doctest.h>
+#include <rocksdb/db.h>
 
 #include <memory>
 #include <string>
@@ -155,6 +157,29 @@ TEST_CASE("shared directory: no item store beside encrypted checkpoints") {
   CHECK(refused.status().message().find("item store") != std::string::npos);
   auto items = MustOpenItems(other);
   CHECK(MustGetItem(*items, {"n"}, "k", false).value == Obj({{"v", 1}}));
+}
+
+TEST_CASE("shared directory: a foreign column family is refused by both") {
+  TempDir dir;
+  const std::string path = dir.path() + "/foreign";
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(options, path, &raw).ok());
+    rocksdb::ColumnFamilyHandle* family = nullptr;
+    REQUIRE(raw->CreateColumnFamily({}, "other", &family).ok());
+    REQUIRE(raw->DestroyColumnFamilyHandle(family).ok());
+    REQUIRE(raw->Close().ok());
+    delete raw;
+  }
+  auto items = OpenStore("rocksdb:" + path);
+  REQUIRE(items.status().IsInvalidArgument());
+  CHECK(items.status().message().find("\"other\"") != std::string::npos);
+  auto checkpoints = Open("rocksdb:" + path);
+  REQUIRE(checkpoints.status().IsInvalidArgument());
+  CHECK(checkpoints.status().message().find("not a rockpoint directory") !=
+        std::string::npos);
 }
 
 }  // namespace
