@@ -217,8 +217,8 @@ suites() {
       "$node_status, Python suites exit $python_status" >&2
     return 1
   fi
-  TIMES+=("$(tail -n 1 "$node_log" | sed 's/^setup: //')")
-  TIMES+=("$(tail -n 1 "$python_log" | sed 's/^setup: //')")
+  TIMES+=("$(tail -n 1 "$node_log" | sed 's/^setup: //; s/ took /: /')")
+  TIMES+=("$(tail -n 1 "$python_log" | sed 's/^setup: //; s/ took /: /')")
 }
 
 JOB_START=$SECONDS
