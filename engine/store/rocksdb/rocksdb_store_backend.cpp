@@ -170,13 +170,18 @@ class RocksDbStoreBackend final : public StoreBackend {
 // become a store.
 Result<bool> HoldsItemStore(const std::string& path) {
   std::vector<std::string> names;
-  if (rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names)
-          .ok()) {
+  const rocksdb::Status listed =
+      rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names);
+  if (listed.ok()) {
     return std::any_of(names.begin(), names.end(), [](const std::string& n) {
       return IsItemStoreFamily(n);
     });
   }
   std::error_code error;
+  if (std::filesystem::exists(path + "/CURRENT", error)) {
+    // A RocksDB database whose manifest could not be read.
+    return ToStatus(listed, "read the column families of " + path);
+  }
   if (std::filesystem::is_directory(path, error) &&
       !std::filesystem::is_empty(path, error)) {
     return Status::InvalidArgument("not a rockpoint item store: " + path +
