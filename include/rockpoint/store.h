@@ -289,8 +289,10 @@ class Store {
   // The vector index's state; nullopt without options.index.
   Result<std::optional<StoreIndexStats>> IndexStats();
 
-  // Stops the sweeper, waits for calls in flight, closes the backend.
-  // Idempotent; later calls return Aborted "store is closed".
+  // Stops the sweeper, waits for calls in flight, makes what was written
+  // without sync_writes (and TTL refreshes) durable (RocksDB: syncs the
+  // WAL), closes the backend. Idempotent; later calls return Aborted
+  // "store is closed".
   Status Close();
 
   // The vector length searches and puts use; nullopt without an index.

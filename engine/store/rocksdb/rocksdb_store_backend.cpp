@@ -98,16 +98,22 @@ class RocksDbStoreBackend final : public StoreBackend {
     return ToStatus(db_->Write(options, &batch), "store write " + path_);
   }
 
+  // Syncs the WAL (so writes made without sync, TTL refreshes among them,
+  // are durable too), then releases the database.
   Status Close() override {
     if (!db_) return Status::OK();
+    Status status;
+    if (!read_only_) status = ToStatus(db_->SyncWAL(), "sync WAL " + path_);
     handles_ = {};
-    return ReleaseSharedDb(db_, kItemStoreClaim);
+    Status released = ReleaseSharedDb(db_, kItemStoreClaim);
+    return status.ok() ? released : status;
   }
 
   // Opens the directory's database (or attaches to the checkpoint store's,
   // open in this process) with every store family; read-only, with those
   // on disk (a family an older format lacks reads as empty).
   Status Open(const RocksDbStoreSetup& setup) {
+    read_only_ = setup.read_only;
     SharedDbRequest request{.path = setup.path,
                             .claim = kItemStoreClaim,
                             .families = {},
@@ -159,6 +165,7 @@ class RocksDbStoreBackend final : public StoreBackend {
   }
 
   std::string path_;
+  bool read_only_ = false;
   // The directory's database, shared with a checkpoint store living there.
   std::shared_ptr<rocksdb::DB> db_;
   Handles handles_{};
