@@ -27,6 +27,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -124,6 +125,8 @@ class RocksDbCheckpointer final : public Checkpointer, public Maintenance {
   // The directory's database, shared with an item store living there
   // (shared_db.h), which owns the column family handles.
   std::shared_ptr<rocksdb::DB> db;
+  // Snapshots this store holds (ScopedSnapshot): cursors and reads.
+  mutable std::atomic<uint64_t> live_snapshots{0};
   rocksdb::ColumnFamilyHandle* checkpoints = nullptr;
   rocksdb::ColumnFamilyHandle* blobs = nullptr;
   rocksdb::ColumnFamilyHandle* writes = nullptr;
@@ -216,7 +219,7 @@ class RocksDbCheckpointer final : public Checkpointer, public Maintenance {
   // DoClose syncs the WAL (unless read-only) and releases the database;
   // unless an item store in the same directory still holds it, that closes
   // it, releasing the lock, so the directory can be opened again (in this
-  // process too). Busy (snapshots of either store count), leaving
+  // process too). Busy (an item store's snapshots do not count), leaving
   // everything open, while a cursor (a RocksDB snapshot) is alive. After
   // Close, Compact and Stats return Aborted too.
   ROCKPOINT_CHECKPOINTER_HOOKS(, override)

@@ -87,9 +87,10 @@ RocksDbCheckpointer::~RocksDbCheckpointer() {
 
 Status RocksDbCheckpointer::DoClose() {
   if (db == nullptr) return Status::OK();
-  uint64_t snapshots = 0;
-  if (db->GetIntProperty(rocksdb::DB::Properties::kNumSnapshots, &snapshots) &&
-      snapshots > 0) {
+  // Only this store's snapshots count: an item store sharing the database
+  // keeps its own.
+  const uint64_t snapshots = live_snapshots.load(std::memory_order_relaxed);
+  if (snapshots > 0) {
     return Status::Busy("cannot close " + options.path + ": " +
                         std::to_string(snapshots) +
                         " snapshots (cursors) are alive");

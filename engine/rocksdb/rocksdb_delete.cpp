@@ -56,7 +56,7 @@ Status RocksDbCheckpointer::AddDeleteThread(const rocksdb::ReadOptions& read,
 
 Status RocksDbCheckpointer::DoDeleteThread(std::string_view thread_id) {
   auto guard = locks.Lock({thread_id});
-  ScopedSnapshot snapshot(db.get());
+  ScopedSnapshot snapshot(*this);
   rocksdb::WriteBatch batch;
   RP_RETURN_IF_ERROR(AddDeleteThread(snapshot.Read(), thread_id, batch));
   return Write(batch, "delete_thread");

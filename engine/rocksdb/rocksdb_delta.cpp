@@ -351,7 +351,7 @@ Result<DeltaHistory> RocksDbCheckpointer::DoGetDeltaChannelHistory(
   const std::string& thread = *config.thread_id;
   const std::string ns(NamespaceOf(config));
   std::vector<ChannelWalk> walks = StartWalks(channels, &result);
-  ScopedSnapshot snapshot(db.get());
+  ScopedSnapshot snapshot(*this);
   const rocksdb::ReadOptions read = snapshot.Read();
 
   // Stage 1: the target, then its ancestors.

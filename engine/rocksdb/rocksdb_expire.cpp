@@ -59,7 +59,7 @@ Result<RetentionReport> RocksDbCheckpointer::DoExpire(
                                            thread_ids.end());
   auto guard =
       locks.Lock(std::vector<std::string_view>(threads.begin(), threads.end()));
-  ScopedSnapshot snapshot(db.get());
+  ScopedSnapshot snapshot(*this);
   const rocksdb::ReadOptions read = snapshot.Read();
   rocksdb::WriteBatch batch;
   RetentionReport report;

@@ -53,13 +53,22 @@ constexpr bool KeepsHiddenCounts(int64_t version) {
 // store with data. `format_version` is the store's, as Open found or wrote it.
 Status SetUpEncryption(RocksDbCheckpointer& backend, int64_t format_version);
 
-// A RocksDB snapshot released on destruction.
-// REQUIRES: destroyed before the DB.
+// A RocksDB snapshot of the store's database, released on destruction,
+// counted in backend.live_snapshots while it lives (Close is Busy until
+// none is left).
+// REQUIRES: destroyed before the store is closed.
 class ScopedSnapshot {
  public:
-  explicit ScopedSnapshot(rocksdb::DB* db)
-      : db_(db), snapshot_(db->GetSnapshot()) {}
-  ~ScopedSnapshot() { db_->ReleaseSnapshot(snapshot_); }
+  explicit ScopedSnapshot(const RocksDbCheckpointer& backend)
+      : db_(backend.db.get()),
+        live_(&backend.live_snapshots),
+        snapshot_(db_->GetSnapshot()) {
+    live_->fetch_add(1, std::memory_order_relaxed);
+  }
+  ~ScopedSnapshot() {
+    db_->ReleaseSnapshot(snapshot_);
+    live_->fetch_sub(1, std::memory_order_relaxed);
+  }
   ScopedSnapshot(const ScopedSnapshot&) = delete;
   ScopedSnapshot& operator=(const ScopedSnapshot&) = delete;
 
@@ -72,6 +81,7 @@ class ScopedSnapshot {
 
  private:
   rocksdb::DB* db_;
+  std::atomic<uint64_t>* live_;
   const rocksdb::Snapshot* snapshot_;
 };
 

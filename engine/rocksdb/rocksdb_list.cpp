@@ -254,7 +254,7 @@ class ListCursor final : public TupleCursor {
 Result<std::unique_ptr<TupleCursor>> RocksDbCheckpointer::DoList(
     const ListOptions& options) {
   auto cursor = std::make_unique<ListCursor>(
-      *this, std::make_unique<ScopedSnapshot>(db.get()), options);
+      *this, std::make_unique<ScopedSnapshot>(*this), options);
   const rocksdb::ReadOptions& read = cursor->read();
   const std::optional<std::string>& before = cursor->before();
   const CheckpointConfig config = options.config.value_or(CheckpointConfig{});

@@ -46,7 +46,7 @@ Status ScanRaw(RocksDbCheckpointer& backend, std::string_view column_family,
                         FamilyByName(backend, column_family));
     families.push_back(family);
   }
-  ScopedSnapshot snapshot(backend.db.get());
+  ScopedSnapshot snapshot(backend);
   RawEntry entry;
   for (rocksdb::ColumnFamilyHandle* family : families) {
     entry.column_family = family->GetName();
@@ -99,7 +99,7 @@ Result<std::vector<TableFigures>> TableStats(RocksDbCheckpointer& backend) {
 }
 
 Result<uint64_t> CountHiddenCheckpoints(RocksDbCheckpointer& backend) {
-  ScopedSnapshot snapshot(backend.db.get());
+  ScopedSnapshot snapshot(backend);
   PrefixScan scan =
       backend.Scan(backend.index, snapshot.Read(),
                    rocksdb_layout::TagPrefix(rocksdb_layout::kHiddenTag));

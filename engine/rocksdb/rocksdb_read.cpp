@@ -191,7 +191,7 @@ Result<std::optional<CheckpointTuple>> RocksDbCheckpointer::DoGetTuple(
   if (!config.thread_id) return std::optional<CheckpointTuple>();
   const std::string& thread = *config.thread_id;
   const std::string_view ns = NamespaceOf(config);
-  ScopedSnapshot snapshot(db.get());
+  ScopedSnapshot snapshot(*this);
   const rocksdb::ReadOptions read = snapshot.Read();
 
   if (config.checkpoint_id) {

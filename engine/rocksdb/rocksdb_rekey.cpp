@@ -60,7 +60,7 @@ Status CopyFamily(const RocksDbCheckpointer& source,
 // `target`; `target` keeps its own meta but the creator's name.
 Status CopyStore(const RocksDbCheckpointer& source,
                  RocksDbCheckpointer& target) {
-  ScopedSnapshot snapshot(source.db.get());
+  ScopedSnapshot snapshot(source);
   const rocksdb::ReadOptions read = snapshot.Read();
   RP_RETURN_IF_ERROR(CopyFamily(source, target, read, source.checkpoints,
                                 target.checkpoints, true, "checkpoint record"));

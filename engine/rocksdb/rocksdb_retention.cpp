@@ -22,7 +22,7 @@ Status RocksDbCheckpointer::DoPrune(const std::vector<std::string>& thread_ids,
                                            thread_ids.end());
   auto guard =
       locks.Lock(std::vector<std::string_view>(threads.begin(), threads.end()));
-  ScopedSnapshot snapshot(db.get());
+  ScopedSnapshot snapshot(*this);
   const rocksdb::ReadOptions read = snapshot.Read();
   rocksdb::WriteBatch batch;
   for (std::string_view thread : threads) {
@@ -50,7 +50,7 @@ Status RocksDbCheckpointer::DoDeleteForRuns(
   // scan on another thread is ordered after the deletion.
   std::set<std::pair<std::string, std::string>> families;
   {
-    ScopedSnapshot snapshot(db.get());
+    ScopedSnapshot snapshot(*this);
     for (const std::string& run_id : runs) {
       PrefixScan scan = Scan(index, snapshot.Read(), layout::RunPrefix(run_id));
       for (PrefixScan::Entry entry : scan) {
@@ -65,7 +65,7 @@ Status RocksDbCheckpointer::DoDeleteForRuns(
   std::vector<std::string_view> threads;
   for (const auto& [thread, ns] : families) threads.push_back(thread);
   auto guard = locks.Lock(threads);
-  ScopedSnapshot snapshot(db.get());
+  ScopedSnapshot snapshot(*this);
   const rocksdb::ReadOptions read = snapshot.Read();
   rocksdb::WriteBatch batch;
   for (const auto& [thread, ns] : families) {
@@ -222,7 +222,7 @@ Status CopyWrites(const RocksDbCheckpointer& backend,
 Status RocksDbCheckpointer::DoCopyThread(std::string_view source,
                                          std::string_view target) {
   auto guard = locks.Lock({source, target});
-  ScopedSnapshot snapshot(db.get());
+  ScopedSnapshot snapshot(*this);
   const rocksdb::ReadOptions read = snapshot.Read();
   RP_ASSIGN_OR_RETURN(const bool target_has_records,
                       HasRecords(*this, read, target));

@@ -118,7 +118,7 @@ Status DescribeNamespace(const RocksDbCheckpointer& backend,
 Result<ThreadPage> RocksDbCheckpointer::DoListThreads(
     const ListThreadsOptions& options) {
   ThreadPage page;
-  ScopedSnapshot snapshot(db.get());
+  ScopedSnapshot snapshot(*this);
   const rocksdb::ReadOptions read = snapshot.Read();
   PrefixScan scan = Scan(index, read, layout::TagPrefix(layout::kThreadTag));
   // Past every key of thread `after`, or from the first thread.

@@ -44,7 +44,7 @@ struct IndexEntries {
 class Verifier {
  public:
   Verifier(RocksDbCheckpointer& backend, const VerifyProgressFn& progress)
-      : backend_(backend), progress_(progress), snapshot_(backend.db.get()) {}
+      : backend_(backend), progress_(progress), snapshot_(backend) {}
 
   Result<VerifyReport> Run() {
     RP_RETURN_IF_ERROR(ScanCheckpoints());

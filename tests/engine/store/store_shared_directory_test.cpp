@@ -1,14 +1,17 @@
 // An item store and a checkpoint store in one RocksDB directory: one open
 // database (one lock) in the process, whichever opens first; each part
-// opened once (a second open of either is Busy); each closes on its own,
+// opened once (a second open of either is Busy); each closes on its own
+// (the item store's reads never make the checkpoint store's Close Busy),
 // and the last close releases the directory; an encrypted checkpoint store
 // keeps the item store out; a database with a family of another program
 // is refused by both.
 #include <doctest/doctest.h>
 #include <rocksdb/db.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "engine/store/store_harness.h"
 #include "rockpoint/checkpointer.h"
@@ -132,6 +135,32 @@ TEST_CASE("shared directory: read-only opens read what both parts wrote") {
   auto items = OpenStore("rocksdb:" + path, items_read_only);
   REQUIRE_MESSAGE(items.ok(), items.status().ToString());
   CHECK(MustGetItem(**items, {"n"}, "k", false).value == Obj({{"v", 1}}));
+}
+
+TEST_CASE("shared directory: the item store's reads never make Close busy") {
+  TempDir dir;
+  const std::string path = dir.path() + "/agent";
+  auto items = MustOpenItems(path);
+  for (int i = 0; i < 200; ++i) {
+    PutItem(*items, {"n"}, "k" + std::to_string(i), Obj({{"i", i}}));
+  }
+  // Searches hold RocksDB snapshots of the shared database all along.
+  std::atomic<bool> stop{false};
+  std::atomic<int> searches{0};
+  std::thread reader([&] {
+    while (!stop.load()) {
+      if (items->Search(SearchUnder({"n"}, 200)).ok()) ++searches;
+    }
+  });
+  for (int round = 0; round < 30; ++round) {
+    auto checkpoints = MustOpenCheckpoints(path);
+    PutCheckpoint(*checkpoints, "t", "c" + std::to_string(100 + round));
+    const Status closed = checkpoints->Close();
+    CHECK_MESSAGE(closed.ok(), closed.ToString());
+  }
+  stop = true;
+  reader.join();
+  CHECK(searches.load() > 0);
 }
 
 TEST_CASE("shared directory: no item store beside encrypted checkpoints") {
