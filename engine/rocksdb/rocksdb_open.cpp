@@ -3,7 +3,6 @@
 // methods.
 #include <rocksdb/file_system.h>
 
-#include <algorithm>
 #include <charconv>
 
 #include "base/durable_file.h"
@@ -146,13 +145,6 @@ Status CreateStoreDirectory(rocksdb::FileSystem& fs, const std::string& path) {
                   "sync " + parent + " (the parent of new store " + path + ")");
 }
 
-// Whether an item store (engine/store/FORMAT.md) has column families here.
-bool HoldsItemStore(const std::vector<std::string>& families) {
-  return std::any_of(
-      families.begin(), families.end(),
-      [](const std::string& name) { return IsItemStoreFamily(name); });
-}
-
 }  // namespace
 
 Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbCheckpointer::Open(
@@ -180,6 +172,7 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
                    kIndexFamily, kMetaFamily},
       .read_only = options.read_only,
       .create_if_missing = options.create_if_missing,
+      .encrypted = options.encryption.has_value(),
       .tuning = &options,
       .env = env};
   RP_ASSIGN_OR_RETURN(SharedDbHandle shared, AcquireSharedDb(request));
@@ -190,12 +183,6 @@ Result<std::unique_ptr<RocksDbCheckpointer>> RocksDbOpener::Open(
   backend->writes = shared.families[2];
   backend->index = shared.families[3];
   backend->meta = shared.families[4];
-  if (options.encryption && HoldsItemStore(shared.open_families)) {
-    return Status::InvalidArgument(
-        "cannot open an encrypted checkpoint store where an item store "
-        "lives, whose records are not encrypted: " +
-        options.path);
-  }
   RP_ASSIGN_OR_RETURN(const int64_t version, CheckFormatVersion(*backend));
   backend->hidden_counts = KeepsHiddenCounts(version);
   RP_RETURN_IF_ERROR(SetUpEncryption(*backend, version));

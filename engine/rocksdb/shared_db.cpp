@@ -183,8 +183,9 @@ Status OpenError(const rocksdb::Status& opened, const std::string& path,
   return status;
 }
 
-// Opens the database at request.path: every family on disk and every
-// requested one (read-write), or the requested ones only (read-only).
+// Opens the database at request.path: every family on disk (read-write;
+// the requested ones are created after the neighbours are checked), or the
+// requested ones only (read-only).
 Result<std::shared_ptr<SharedDb>> OpenDb(const SharedDbRequest& request,
                                          const std::string& key) {
   const RocksDbOptions defaults;
@@ -194,14 +195,11 @@ Result<std::shared_ptr<SharedDb>> OpenDb(const SharedDbRequest& request,
   setup.db.create_if_missing = request.create_if_missing;
   if (request.env != nullptr) setup.db.env = request.env;
   std::vector<std::string> names = {rocksdb::kDefaultColumnFamilyName};
-  if (!request.read_only) {
+  if (request.read_only) {
+    names.insert(names.end(), request.families.begin(), request.families.end());
+  } else {
     for (std::string& name : FamiliesOnDisk(request.path, request.env)) {
       if (name != rocksdb::kDefaultColumnFamilyName) names.push_back(name);
-    }
-  }
-  for (const std::string& name : request.families) {
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
-      names.push_back(name);
     }
   }
   RP_ASSIGN_OR_RETURN(std::vector<rocksdb::ColumnFamilyDescriptor> families,
@@ -222,8 +220,8 @@ Result<std::shared_ptr<SharedDb>> OpenDb(const SharedDbRequest& request,
 
 // Whether the checkpoint store in `shared` is encrypted: its `meta` family
 // holds a key check (engine/rocksdb/FORMAT.md, "Encryption").
-Result<bool> HoldsEncryptedCheckpoints(SharedDb& shared,
-                                       const std::vector<std::string>& names) {
+Result<bool> HoldsEncryptedCheckpoints(SharedDb& shared) {
+  const std::vector<std::string> names = shared.FamilyNames();
   if (std::find(names.begin(), names.end(), kMetaFamily) == names.end()) {
     return false;
   }
@@ -238,8 +236,34 @@ Result<bool> HoldsEncryptedCheckpoints(SharedDb& shared,
   return true;
 }
 
+// InvalidArgument when the caller and the part already in `shared` are an
+// encrypted checkpoint store and an item store (shared_db.h).
+Status CheckNeighbours(SharedDb& shared, const SharedDbRequest& request) {
+  if (request.claim == kItemStoreClaim) {
+    RP_ASSIGN_OR_RETURN(const bool encrypted,
+                        HoldsEncryptedCheckpoints(shared));
+    if (encrypted) {
+      return Status::InvalidArgument(
+          "cannot open an item store beside an encrypted checkpoint store: "
+          "its records would not be encrypted; give it its own directory (" +
+          request.path + ")");
+    }
+  }
+  if (request.encrypted) {
+    const std::vector<std::string> names = shared.FamilyNames();
+    if (std::any_of(names.begin(), names.end(), IsItemStoreFamily)) {
+      return Status::InvalidArgument(
+          "cannot open an encrypted checkpoint store where an item store "
+          "lives, whose records are not encrypted: " +
+          request.path);
+    }
+  }
+  return Status::OK();
+}
+
 Result<SharedDbHandle> HandleOf(const std::shared_ptr<SharedDb>& shared,
                                 const SharedDbRequest& request) {
+  RP_RETURN_IF_ERROR(CheckNeighbours(*shared, request));
   SharedDbHandle handle;
   for (const std::string& name : request.families) {
     RP_ASSIGN_OR_RETURN(rocksdb::ColumnFamilyOptions options,
@@ -248,9 +272,6 @@ Result<SharedDbHandle> HandleOf(const std::shared_ptr<SharedDb>& shared,
                         shared->Family(name, options));
     handle.families.push_back(family);
   }
-  handle.open_families = shared->FamilyNames();
-  RP_ASSIGN_OR_RETURN(handle.encrypted_checkpoints,
-                      HoldsEncryptedCheckpoints(*shared, handle.open_families));
   handle.counters = shared->counters();
   handle.db = std::shared_ptr<rocksdb::DB>(shared, shared->db());
   return handle;

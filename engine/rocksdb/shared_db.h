@@ -57,6 +57,11 @@ struct SharedDbRequest {
   std::vector<std::string> families;
   bool read_only = false;
   bool create_if_missing = true;
+  // Whether the caller's records are encrypted (a checkpoint store opened
+  // with a key). An encrypted checkpoint store and an item store, whose
+  // records are not, never share a directory: either acquire is
+  // InvalidArgument then, before anything is created.
+  bool encrypted = false;
   // The DB-wide options and the checkpoint families' options when this
   // acquire opens the database (the first holder's tuning applies); null:
   // RocksDbOptions's defaults. Only its tuning fields are read.
@@ -73,11 +78,6 @@ struct SharedDbHandle {
   std::vector<rocksdb::ColumnFamilyHandle*> families;
   // The write figures of the database (a listener since it opened).
   std::shared_ptr<WriteCounters> counters;
-  // Whether the directory's checkpoint store is encrypted (its `meta`
-  // family holds a key check).
-  bool encrypted_checkpoints = false;
-  // The names of every column family open on the database.
-  std::vector<std::string> open_families;
 };
 
 // Returns the database at request.path: RocksDB's errors as Status, Busy

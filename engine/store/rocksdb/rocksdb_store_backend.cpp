@@ -119,6 +119,7 @@ class RocksDbStoreBackend final : public StoreBackend {
                             .families = {},
                             .read_only = setup.read_only,
                             .create_if_missing = setup.create_if_missing,
+                            .encrypted = false,
                             .tuning = nullptr,
                             .env = nullptr};
     std::vector<std::string> on_disk;
@@ -141,13 +142,6 @@ class RocksDbStoreBackend final : public StoreBackend {
     db_ = std::move(shared->db);
     for (size_t i = 0; i < opened.size(); ++i) {
       handles_[opened[i]] = shared->families[i];
-    }
-    if (shared->encrypted_checkpoints) {
-      (void)Close();
-      return Status::InvalidArgument(
-          "cannot open an item store beside an encrypted checkpoint store: "
-          "its records would not be encrypted; give it its own directory (" +
-          setup.path + ")");
     }
     return Status::OK();
   }

@@ -8,10 +8,12 @@
 #include <doctest/doctest.h>
 #include <rocksdb/db.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/store/store_harness.h"
 #include "rockpoint/checkpointer.h"
@@ -163,6 +165,15 @@ TEST_CASE("shared directory: the item store's reads never make Close busy") {
   CHECK(searches.load() > 0);
 }
 
+// The column families of the database at `path`, sorted.
+std::vector<std::string> FamiliesAt(const std::string& path) {
+  std::vector<std::string> names;
+  REQUIRE(
+      rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names).ok());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 TEST_CASE("shared directory: no item store beside encrypted checkpoints") {
   TempDir dir;
   const std::string path = dir.path() + "/agent";
@@ -175,15 +186,30 @@ TEST_CASE("shared directory: no item store beside encrypted checkpoints") {
     CHECK(refused.status().message().find("encrypted") != std::string::npos);
     PutCheckpoint(*checkpoints, "t", "c1");
   }
+  // The refusal created nothing: the encrypted store reopens, and a store
+  // opened in a new process (no shared database) is refused the same way.
+  const std::vector<std::string> checkpoint_families = FamiliesAt(path);
+  for (const std::string& name : checkpoint_families) {
+    CHECK_FALSE(name.rfind("store.", 0) == 0);
+  }
+  CHECK(OpenStore("rocksdb:" + path).status().IsInvalidArgument());
+  CHECK(FamiliesAt(path) == checkpoint_families);
+  {
+    auto checkpoints = MustOpenCheckpoints(path, encrypted);
+    CHECK(LatestId(*checkpoints, "t") == "c1");
+  }
+
   // Nor the other way round: an item store keeps encryption out.
   const std::string other = dir.path() + "/items-first";
   {
     auto items = MustOpenItems(other);
     PutItem(*items, {"n"}, "k", Obj({{"v", 1}}));
   }
+  const std::vector<std::string> item_families = FamiliesAt(other);
   auto refused = Open("rocksdb:" + other, encrypted);
   REQUIRE(refused.status().IsInvalidArgument());
   CHECK(refused.status().message().find("item store") != std::string::npos);
+  CHECK(FamiliesAt(other) == item_families);
   auto items = MustOpenItems(other);
   CHECK(MustGetItem(*items, {"n"}, "k", false).value == Obj({{"v", 1}}));
 }
