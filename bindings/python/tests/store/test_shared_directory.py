@@ -73,9 +73,13 @@ def test_a_second_open_of_either_is_busy(tmp_path: Path) -> None:
 
 def test_an_encrypted_saver_keeps_the_store_out(tmp_path: Path) -> None:
     path = str(tmp_path / "agent")
-    with RockpointSaver.open(path, encryption_key=b"k" * 32):
+    with RockpointSaver.open(path, encryption_key=b"k" * 32) as saver:
         with pytest.raises(InvalidArgumentError, match="encrypted"):
             RockpointStore.open(path)
+        _put_checkpoint(saver, 3)
+    # The refusal changed nothing: the encrypted saver reopens with its data.
+    with RockpointSaver.open(path, encryption_key=b"k" * 32) as saver:
+        assert _latest_value(saver) == 3
     items_first = str(tmp_path / "items-first")
     with RockpointStore.open(items_first) as store:
         store.put(("n",), "k", {"v": 1})
