@@ -111,8 +111,9 @@ class RocksDbStoreBackend final : public StoreBackend {
 
   // Opens the directory's database (or attaches to the checkpoint store's,
   // open in this process) with every store family; read-only, with those
-  // on disk (a family an older format lacks reads as empty).
-  Status Open(const RocksDbStoreSetup& setup) {
+  // of `on_disk` (a family an older format lacks reads as empty).
+  Status Open(const RocksDbStoreSetup& setup,
+              const std::vector<std::string>& on_disk) {
     read_only_ = setup.read_only;
     SharedDbRequest request{.path = setup.path,
                             .claim = kItemStoreClaim,
@@ -122,11 +123,6 @@ class RocksDbStoreBackend final : public StoreBackend {
                             .encrypted = false,
                             .tuning = nullptr,
                             .env = nullptr};
-    std::vector<std::string> on_disk;
-    if (setup.read_only) {
-      (void)rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), setup.path,
-                                            &on_disk);
-    }
     std::vector<int> opened;
     for (int i = 0; i < kStoreFamilyCount; ++i) {
       const std::string name = StoreFamilyName(static_cast<StoreFamily>(i));
@@ -165,19 +161,15 @@ class RocksDbStoreBackend final : public StoreBackend {
   Handles handles_{};
 };
 
-// Whether the database at `path` holds an item store's families; false
-// for a directory without a database (empty or new). InvalidArgument for a
-// directory of files that are not a RocksDB database: only an empty one may
-// become a store.
-Result<bool> HoldsItemStore(const std::string& path) {
+// The column families of the database at `path`; none for a directory
+// without a database (empty or new). InvalidArgument for a directory of
+// files that are not a RocksDB database: only an empty one may become a
+// store.
+Result<std::vector<std::string>> FamiliesOnDisk(const std::string& path) {
   std::vector<std::string> names;
   const rocksdb::Status listed =
       rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names);
-  if (listed.ok()) {
-    return std::any_of(names.begin(), names.end(), [](const std::string& n) {
-      return IsItemStoreFamily(n);
-    });
-  }
+  if (listed.ok()) return names;
   std::error_code error;
   if (std::filesystem::exists(path + "/CURRENT", error)) {
     // A RocksDB database whose manifest could not be read.
@@ -188,7 +180,7 @@ Result<bool> HoldsItemStore(const std::string& path) {
     return Status::InvalidArgument("not a rockpoint item store: " + path +
                                    " is a directory of other files");
   }
-  return false;
+  return std::vector<std::string>();
 }
 
 // Creates the directory `path` when missing and makes its entry durable.
@@ -214,13 +206,16 @@ Result<std::unique_ptr<StoreBackend>> OpenRocksDbStoreBackend(
   if (exists && !S_ISDIR(info.st_mode)) {
     return Status::InvalidArgument("not a store directory: " + setup.path);
   }
-  RP_ASSIGN_OR_RETURN(const bool holds_store, HoldsItemStore(setup.path));
+  RP_ASSIGN_OR_RETURN(const std::vector<std::string> on_disk,
+                      FamiliesOnDisk(setup.path));
+  const bool holds_store =
+      std::any_of(on_disk.begin(), on_disk.end(), IsItemStoreFamily);
   if (exists && !holds_store && (setup.read_only || !setup.create_if_missing)) {
     return Status::NotFound("no item store at " + setup.path);
   }
   if (!exists) RP_RETURN_IF_ERROR(CreateDirectory(setup.path));
   auto backend = std::make_unique<RocksDbStoreBackend>(setup.path);
-  RP_RETURN_IF_ERROR(backend->Open(setup));
+  RP_RETURN_IF_ERROR(backend->Open(setup, on_disk));
   return std::unique_ptr<StoreBackend>(std::move(backend));
 }
 
