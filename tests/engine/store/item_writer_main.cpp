@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "engine/store/kill_checkpoint_id.h"
 #include "rockpoint/open.h"
 #include "rockpoint/store.h"
 
@@ -55,18 +56,12 @@ PutOp Item(const std::string& label, const std::string& key, int64_t i) {
   return put;
 }
 
-// "c" and `i` in 20 digits: string order is numeric order.
-std::string CheckpointId(int64_t i) {
-  std::string digits = std::to_string(i);
-  return "c" + std::string(20 - digits.size(), '0') + digits;
-}
-
 rockpoint::Status PutCheckpoint(rockpoint::Checkpointer& checkpoints,
                                 int64_t i) {
   rockpoint::CheckpointConfig config;
   config.thread_id = "kill";
   rockpoint::Checkpoint checkpoint;
-  checkpoint.id = CheckpointId(i);
+  checkpoint.id = rockpoint::store_testing::KillCheckpointId(i);
   checkpoint.ts = "2024-01-01T00:00:00+00:00";
   return checkpoints
       .Put(config, checkpoint, Value(Value::Map{}),

@@ -9,10 +9,13 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <functional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "engine/rocksdb/child_process.h"
+#include "engine/store/kill_checkpoint_id.h"
 #include "rockpoint/maintenance.h"
 #include "rockpoint/open.h"
 #include "rockpoint/store.h"
@@ -89,19 +92,27 @@ void CheckRecovered(const std::string& dir, int64_t acked) {
   REQUIRE((*store)->Close().ok());
 }
 
+// Kills the writer `modes.size()` times on `path`, in modes[round], each
+// round continuing the puts after the last acknowledged one, and runs
+// `check(acked)` after each.
+void KillRounds(const std::string& path, const std::vector<std::string>& modes,
+                const std::function<void(int64_t acked)>& check) {
+  std::mt19937_64 rng(std::random_device{}());
+  int64_t next = 0;
+  for (size_t round = 0; round < modes.size(); ++round) {
+    CAPTURE(round);
+    const int64_t acked = RunAndKill(path, modes[round], next, rng);
+    CHECK(acked >= next);
+    check(acked);
+    next = acked + 1;
+  }
+}
+
 TEST_CASE("store kill: no acknowledged put is lost, sweeps stay atomic") {
   testing::TempDir dir("store-kill");
   const std::string path = dir.Sub("items");
-  std::mt19937_64 rng(std::random_device{}());
-  int64_t next = 0;
-  for (int round = 0; round < 4; ++round) {
-    CAPTURE(round);
-    const std::string mode = round % 2 == 0 ? "puts" : "sweep";
-    const int64_t acked = RunAndKill(path, mode, next, rng);
-    CHECK(acked >= next);
-    CheckRecovered(path, acked);
-    next = acked + 1;
-  }
+  KillRounds(path, {"puts", "sweep", "puts", "sweep"},
+             [&](int64_t acked) { CheckRecovered(path, acked); });
   // A full sweep then leaves none of the expired items.
   StoreOpenOptions options;
   options.clock = [] { return int64_t{1} << 62; };
@@ -120,10 +131,9 @@ void CheckCheckpointsRecovered(const std::string& dir, int64_t acked) {
   auto checkpoints = Open(dir);
   REQUIRE_MESSAGE(checkpoints.ok(), checkpoints.status().ToString());
   for (int64_t i = 0; i <= acked; ++i) {
-    const std::string digits = std::to_string(i);
     CheckpointConfig config;
     config.thread_id = "kill";
-    config.checkpoint_id = "c" + std::string(20 - digits.size(), '0') + digits;
+    config.checkpoint_id = store_testing::KillCheckpointId(i);
     auto tuple = (*checkpoints)->GetTuple(config);
     REQUIRE(tuple.ok());
     REQUIRE_MESSAGE(tuple->has_value(), "acknowledged checkpoint "
@@ -139,16 +149,10 @@ void CheckCheckpointsRecovered(const std::string& dir, int64_t acked) {
 TEST_CASE("store kill: checkpoints and items in one directory survive") {
   testing::TempDir dir("store-kill-both");
   const std::string path = dir.Sub("agent");
-  std::mt19937_64 rng(std::random_device{}());
-  int64_t next = 0;
-  for (int round = 0; round < 3; ++round) {
-    CAPTURE(round);
-    const int64_t acked = RunAndKill(path, "both", next, rng);
-    CHECK(acked >= next);
+  KillRounds(path, {"both", "both", "both"}, [&](int64_t acked) {
     CheckRecovered(path, acked);
     CheckCheckpointsRecovered(path, acked);
-    next = acked + 1;
-  }
+  });
 }
 
 }  // namespace
